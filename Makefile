@@ -1,0 +1,38 @@
+# Dead Drop: `make run` serves the product, `make test` runs every check.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed-stamp
+
+.PHONY: run test lint types imports pytest bench clean
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "Dead Drop needs Python 3.11 or newer")'
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+run: $(STAMP)
+	$(BIN)/deaddrop serve
+
+test: lint types imports pytest
+
+lint: $(STAMP)
+	$(BIN)/ruff check src tests tools
+	$(BIN)/ruff format --check src tests tools
+
+types: $(STAMP)
+	$(BIN)/mypy
+
+imports: $(STAMP)
+	$(BIN)/python tools/check_engine_imports.py
+
+pytest: $(STAMP)
+	$(BIN)/pytest
+
+bench: $(STAMP)
+	$(BIN)/deaddrop station bench tests/scenarios/station
+
+clean:
+	rm -rf $(VENV) build *.egg-info src/*.egg-info

@@ -1,0 +1,3 @@
+"""Dead Drop: two spy games (Station and Cards), their engines, bots and web app."""
+
+__version__ = "0.1.0"

@@ -1,0 +1,1 @@
+"""Subcommands of `deaddrop`, one module per area; each exposes `register(subparsers)`."""

@@ -1,0 +1,1 @@
+"""Pure, deterministic rules engines: standard library only, no clock, no I/O."""
