@@ -1,0 +1,1 @@
+"""Bots: they play from a player's view only, never from the full state (C13, DESIGN.md)."""

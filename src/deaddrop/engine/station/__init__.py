@@ -1,0 +1,37 @@
+"""Station: the hidden-role game's pure rules engine (rules/station.md, S1–S32, S40)."""
+
+from deaddrop.engine.station.actions import (
+    Action,
+    CastVote,
+    EditFinalCable,
+    RemovePlayer,
+    ResolvePouch,
+    SaveOperation,
+    SaveOrder,
+    SendWhisper,
+    WithdrawOperation,
+    WithdrawVote,
+)
+from deaddrop.engine.station.game import apply, replay
+from deaddrop.engine.station.setup import StationSetup, setup_from_deal, start
+from deaddrop.engine.station.state import ABSTAIN, StationState
+
+__all__ = [
+    "ABSTAIN",
+    "Action",
+    "CastVote",
+    "EditFinalCable",
+    "RemovePlayer",
+    "ResolvePouch",
+    "SaveOperation",
+    "SaveOrder",
+    "SendWhisper",
+    "StationSetup",
+    "StationState",
+    "WithdrawOperation",
+    "WithdrawVote",
+    "apply",
+    "replay",
+    "setup_from_deal",
+    "start",
+]

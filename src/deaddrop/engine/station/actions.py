@@ -1,0 +1,181 @@
+"""What a player (or the host) may do during a day, each checked against the rules."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from deaddrop.engine.core.errors import IllegalAction
+from deaddrop.engine.station.roles import (
+    INTERROGATOR,
+    TARGETING,
+    TEXT_LIMIT,
+    WHISPERS_PER_DAY,
+    Targeting,
+    is_ring,
+)
+from deaddrop.engine.station.state import ABSTAIN, StationState
+
+
+@dataclass(frozen=True, slots=True)
+class SaveOperation:
+    """Queue (or change to) one's own role ability aimed at a target (S9)."""
+
+    seat: int
+    target: int
+
+
+@dataclass(frozen=True, slots=True)
+class SaveOrder:
+    """The order-holder files the Ring order (S10, S11)."""
+
+    seat: int
+    target: int
+    performer: int
+
+
+@dataclass(frozen=True, slots=True)
+class WithdrawOperation:
+    """Go back to No action (S7)."""
+
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class CastVote:
+    """Vote for a living player, oneself included, or ABSTAIN (S21)."""
+
+    seat: int
+    choice: int
+
+
+@dataclass(frozen=True, slots=True)
+class WithdrawVote:
+    """Take a vote back; it counts as Abstain (S7)."""
+
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class SendWhisper:
+    """A private message to another living player, two a day (S31)."""
+
+    seat: int
+    recipient: int
+    text: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class EditFinalCable:
+    """Replace one's Final Cable (S32)."""
+
+    seat: int
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class ResolvePouch:
+    """The deadline has come: resolve the day (S20)."""
+
+
+@dataclass(frozen=True, slots=True)
+class RemovePlayer:
+    """The host removes a player without replacement: burned at once (S40)."""
+
+    seat: int
+
+
+DayAction = SaveOperation | SaveOrder | WithdrawOperation | CastVote | WithdrawVote | SendWhisper
+Action = DayAction | EditFinalCable | ResolvePouch | RemovePlayer
+
+
+def check_open(state: StationState) -> None:
+    """Refuse anything once the game is over (S24)."""
+    if state.over:
+        raise IllegalAction("S24", "the game is over")
+
+
+def check_actor(state: StationState, seat: int) -> None:
+    """Only living players act (S8)."""
+    check_open(state)
+    if not 0 <= seat < len(state.seats):
+        raise IllegalAction("S8", f"there is no seat {seat}")
+    if not state.alive[seat]:
+        raise IllegalAction("S8", "a burned player can no longer act")
+
+
+def check_living(state: StationState, target: int, rule: str = "S8") -> None:
+    """Every target must be a living player when it is saved (S8)."""
+    if not 0 <= target < len(state.seats):
+        raise IllegalAction(rule, f"there is no seat {target}")
+    if not state.alive[target]:
+        raise IllegalAction(rule, f"{state.seats[target].codename} is not a living player")
+
+
+def check_ability(state: StationState, action: SaveOperation) -> None:
+    """A role's own Operation: who it may name (S9)."""
+    check_actor(state, action.seat)
+    role = state.seats[action.seat].role
+    targeting = TARGETING[role]
+    if targeting is Targeting.NONE:
+        raise IllegalAction("S9", "the Ringleader has no ability of its own; file the Ring order")
+    check_living(state, action.target)
+    if targeting is Targeting.OTHER and action.target == action.seat:
+        raise IllegalAction("S9", f"the {role.replace('_', ' ')} must name another player")
+    if role == INTERROGATOR and action.target == state.last_detained:
+        # S9: not the player this Interrogator detained at the previous Pouch.
+        raise IllegalAction(
+            "S9", f"{state.seats[action.target].codename} was detained yesterday; not twice running"
+        )
+
+
+def check_order(state: StationState, action: SaveOrder) -> None:
+    """The Ring order: from Day 2, by the order-holder, non-Ring target, Ring performer (S10)."""
+    check_actor(state, action.seat)
+    if state.day == 1:
+        raise IllegalAction("S10", "no Ring order on Day 1")
+    if action.seat != state.order_holder:
+        raise IllegalAction("S10", "only the order-holder can file the Ring order")
+    check_living(state, action.target)
+    if is_ring(state.seats[action.target].role):
+        raise IllegalAction("S10", "the order's target must not be a Ring member")
+    check_living(state, action.performer)
+    if not is_ring(state.seats[action.performer].role):
+        raise IllegalAction("S10", "the performer must be a living Ring member")
+
+
+def check_vote(state: StationState, action: CastVote) -> None:
+    """A vote names a living player or Abstains (S21)."""
+    check_actor(state, action.seat)
+    if action.choice != ABSTAIN:
+        check_living(state, action.choice, "S21")
+
+
+def whispers_sent_today(state: StationState, seat: int) -> int:
+    """How many whispers this seat has sent today (S31)."""
+    return sum(1 for whisper in state.whispers if whisper.sender == seat)
+
+
+def check_whisper(state: StationState, action: SendWhisper) -> None:
+    """Two a day, each to another living player (S31)."""
+    check_actor(state, action.seat)
+    if whispers_sent_today(state, action.seat) >= WHISPERS_PER_DAY:
+        raise IllegalAction("S31", "two whispers a day at most")
+    if action.recipient == action.seat:
+        raise IllegalAction("S31", "a whisper goes to another player")
+    check_living(state, action.recipient, "S31")
+    if len(action.text) > TEXT_LIMIT:
+        raise IllegalAction("S31", f"a whisper holds at most {TEXT_LIMIT} characters")
+
+
+def check_final_cable(state: StationState, action: EditFinalCable) -> None:
+    """Editable while alive, at most 2,000 characters (S32)."""
+    check_open(state)
+    check_living(state, action.seat, "S32")
+    if len(action.text) > TEXT_LIMIT:
+        raise IllegalAction("S32", f"a Final Cable holds at most {TEXT_LIMIT} characters")
+
+
+def check_removal(state: StationState, action: RemovePlayer) -> None:
+    """The host removes only a living player of a running game (S40)."""
+    check_open(state)
+    check_living(state, action.seat, "S40")

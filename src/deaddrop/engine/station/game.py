@@ -1,0 +1,174 @@
+"""`apply(state, action)`: the one transition function of Station, and exact replay."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import replace
+from typing import TypeVar
+
+from deaddrop.engine.core.events import Audience, Event
+from deaddrop.engine.station import actions as A
+from deaddrop.engine.station.cable import death_json, reveal_json, vote_json
+from deaddrop.engine.station.pouch import resolve_pouch
+from deaddrop.engine.station.roles import is_ring
+from deaddrop.engine.station.setup import StationSetup, start
+from deaddrop.engine.station.state import (
+    Ability,
+    Death,
+    Operation,
+    Order,
+    StationState,
+    Whisper,
+)
+from deaddrop.engine.station.victory import check_victory
+
+T = TypeVar("T")
+Transition = tuple[StationState, tuple[Event, ...]]
+
+
+def apply(state: StationState, action: A.Action) -> Transition:
+    """The next state and the events it produced; IllegalAction when a rule forbids it."""
+    if isinstance(action, A.SaveOperation):
+        A.check_ability(state, action)
+        return _set_operation(state, action.seat, Ability(action.target))
+    if isinstance(action, A.SaveOrder):
+        A.check_order(state, action)
+        return _set_operation(state, action.seat, Order(action.target, action.performer))
+    if isinstance(action, A.WithdrawOperation):
+        A.check_actor(state, action.seat)
+        return _set_operation(state, action.seat, None)
+    if isinstance(action, A.CastVote):
+        A.check_vote(state, action)
+        return _set_vote(state, action.seat, action.choice)
+    if isinstance(action, A.WithdrawVote):
+        A.check_actor(state, action.seat)
+        return _set_vote(state, action.seat, None)
+    if isinstance(action, A.SendWhisper):
+        A.check_whisper(state, action)
+        return _whisper(state, action)
+    if isinstance(action, A.EditFinalCable):
+        A.check_final_cable(state, action)
+        cables = _with(state.final_cables, action.seat, action.text)
+        event = Event("final_cable_saved", {"text": action.text}, Audience.only(action.seat))
+        return replace(state, final_cables=cables), (event,)
+    if isinstance(action, A.ResolvePouch):
+        A.check_open(state)
+        return resolve_pouch(state)
+    if isinstance(action, A.RemovePlayer):
+        A.check_removal(state, action)
+        return _remove(state, action.seat)
+    raise TypeError(f"not a Station action: {action!r}")
+
+
+def replay(setup: StationSetup, log: Iterable[A.Action]) -> StationState:
+    """Rebuild a game from its setup and action log, exactly."""
+    state = start(setup)
+    for action in log:
+        state, _ = apply(state, action)
+    return state
+
+
+def _with(items: tuple[T, ...], index: int, value: T) -> tuple[T, ...]:
+    """A copy of a tuple with one item replaced."""
+    return (*items[:index], value, *items[index + 1 :])
+
+
+def ring_audience(state: StationState) -> Audience:
+    """The living Ring members: who may see the current order (S10)."""
+    return Audience.only(
+        *(s.index for s in state.seats if state.alive[s.index] and is_ring(s.role))
+    )
+
+
+def operation_json(state: StationState, operation: Operation | None) -> dict[str, str] | None:
+    """A saved Operation as JSON, codenames for seats."""
+    seats = state.seats
+    if operation is None:
+        return None
+    if isinstance(operation, Order):
+        return {
+            "order_target": seats[operation.target].codename,
+            "performer": seats[operation.performer].codename,
+        }
+    return {"target": seats[operation.target].codename}
+
+
+def _set_operation(state: StationState, seat: int, operation: Operation | None) -> Transition:
+    """Save the seat's Operation (S7: only the last saved one counts)."""
+    previous = state.operations[seat]
+    payload = {
+        "day": state.day,
+        "codename": state.seats[seat].codename,
+        "operation": operation_json(state, operation),
+    }
+    # S10: all living Ring members see the current order, so its changes go to them.
+    involves_order = isinstance(previous, Order) or isinstance(operation, Order)
+    audience = ring_audience(state) if involves_order else Audience.only(seat)
+    new_state = replace(state, operations=_with(state.operations, seat, operation))
+    return new_state, (Event("operation_saved", payload, audience),)
+
+
+def _set_vote(state: StationState, seat: int, choice: int | None) -> Transition:
+    """Save or withdraw a vote; votes are public and shown live (S21)."""
+    payload = {
+        "day": state.day,
+        "voter": state.seats[seat].codename,
+        "vote": vote_json(state.seats, choice),
+    }
+    new_state = replace(state, votes=_with(state.votes, seat, choice))
+    return new_state, (Event("vote", payload, Audience.everyone()),)
+
+
+def _whisper(state: StationState, action: A.SendWhisper) -> Transition:
+    """S31: the Floor shows who whispered to whom at once; the text only the two see."""
+    whisper = Whisper(state.day, action.seat, action.recipient, action.text)
+    names = {
+        "day": state.day,
+        "sender": state.seats[action.seat].codename,
+        "recipient": state.seats[action.recipient].codename,
+    }
+    events = (
+        Event("whisper_announced", names, Audience.everyone()),
+        Event(
+            "whisper", {**names, "text": action.text}, Audience.only(action.seat, action.recipient)
+        ),
+    )
+    return replace(state, whispers=(*state.whispers, whisper)), events
+
+
+def _remove(state: StationState, seat: int) -> Transition:
+    """S40: burned at once with cause removed, published on the Floor; S24 checked at once."""
+    death = Death(seat, state.day, ("removed",), state.final_cables[seat])
+    alive = _with(state.alive, seat, False)
+    # S8: saved Operations and votes that named the removed player no longer stand.
+    operations = tuple(
+        None if s == seat or _names(op, seat) else op for s, op in enumerate(state.operations)
+    )
+    votes = tuple(None if s == seat or v == seat else v for s, v in enumerate(state.votes))
+    interrogation = state.interrogation
+    if interrogation is not None and seat in interrogation:
+        interrogation = None  # S14: the chat closes when a participant is burned
+    winner = check_victory(state.seats, alive, last_pouch=False)
+    new_state = replace(
+        state,
+        alive=alive,
+        operations=operations,
+        votes=votes,
+        interrogation=interrogation,
+        deaths=(*state.deaths, death),
+        winner=winner,
+    )
+    payload = {"day": state.day, **death_json(state.seats, death)}
+    events = [Event("player_removed", payload, Audience.everyone())]
+    if winner is not None:
+        events.append(Event("game_over", reveal_json(new_state), Audience.everyone()))
+    return new_state, tuple(events)
+
+
+def _names(operation: Operation | None, seat: int) -> bool:
+    """Whether a saved Operation names this seat as target or performer."""
+    if operation is None:
+        return False
+    if isinstance(operation, Order):
+        return seat in (operation.target, operation.performer)
+    return operation.target == seat

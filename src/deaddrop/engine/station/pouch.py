@@ -1,0 +1,365 @@
+"""The Pouch (S20): the day's resolution as an ordered pipeline of small pure steps."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+
+from deaddrop.engine.core.events import Event
+from deaddrop.engine.core.rng import Rng
+from deaddrop.engine.station import roles as R
+from deaddrop.engine.station.cable import pouch_events
+from deaddrop.engine.station.rumors import draw_rumor
+from deaddrop.engine.station.state import (
+    ABSTAIN,
+    Death,
+    Order,
+    PouchRecord,
+    Result,
+    Rumor,
+    StationState,
+)
+from deaddrop.engine.station.victory import check_victory, next_order_holder
+
+LIQUIDATION = "liquidation"
+"""The kind of the performer's Operation once the order is locked (S12)."""
+
+Act = tuple[str, int]
+"""An Operation about to resolve: (the role that performs it, or liquidation; the target)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Resolution:
+    """A Pouch in progress: each step takes one and returns the next."""
+
+    state: StationState
+    """The day being resolved, as it stood at the deadline."""
+    acts: tuple[Act | None, ...]
+    """Per seat, the Operation that will resolve unless cancelled (after S7 and S12)."""
+    liquidation: Order | None = None
+    """The locked Ring order (S12)."""
+    cancelled: frozenset[int] = frozenset()
+    """Seats whose Operation was cancelled (S14, S15)."""
+    detained: int | None = None
+    """The detainee (S14)."""
+    framed: frozenset[int] = frozenset()
+    """Seats framed this Pouch (S16)."""
+    sheltered: frozenset[int] = frozenset()
+    """Seats sheltered this Pouch (S17)."""
+    liquidated: int | None = None
+    """The seat the liquidation killed (S18)."""
+    notes: tuple[tuple[int, Result], ...] = ()
+    """Private notes: safehouse_needed (S18)."""
+    readings: tuple[tuple[int, Result], ...] = ()
+    """Role results of information Operations (S19)."""
+    rumor: Rumor | None = None
+    """The Defector rumor (S27)."""
+    rng: Rng | None = None
+    """The generator after this Pouch's draws (None: unchanged)."""
+    tally: tuple[tuple[int, int], ...] = ()
+    """Votes per seat that received any (S21)."""
+    abstain: int = 0
+    """Abstentions, saved or by default (S7)."""
+    threshold: int = 0
+    """ceil(L / 3) (S21)."""
+    recalled: int | None = None
+    """The Tribunal's choice (S21)."""
+    deaths: tuple[Death, ...] = ()
+    """Everyone burned at this Pouch, by seat (S22)."""
+    alive: tuple[bool, ...] = ()
+    """Who lives after step 10."""
+    winner: str | None = None
+    """station or ring when the game ends here (S24)."""
+
+    def resolves(self, seat: int) -> Act | None:
+        """The seat's Operation if it exists and was not cancelled."""
+        act = self.acts[seat]
+        return None if act is None or seat in self.cancelled else act
+
+    def acting(self, kind: str) -> list[tuple[int, int]]:
+        """(seat, target) of every uncancelled Operation of this kind, in join order."""
+        return [
+            (seat, act[1])
+            for seat, act in enumerate(self.acts)
+            if act is not None and act[0] == kind and seat not in self.cancelled
+        ]
+
+
+def lock(state: StationState) -> Resolution:
+    """Step 1: the last saved Operations count (S7); the order becomes the performer's (S12)."""
+    seats, alive = state.seats, state.alive
+    acts: list[Act | None] = [None] * len(seats)
+    liquidation: Order | None = None
+    for seat, operation in enumerate(state.operations):
+        if operation is None or not alive[seat]:
+            continue
+        if isinstance(operation, Order):
+            if seat == state.order_holder and _order_stands(state, operation):
+                liquidation = operation
+            continue  # S12: the order itself is not a visit
+        if alive[operation.target]:  # S8, S40: a target removed since saving drops out
+            acts[seat] = (seats[seat].role, operation.target)
+    if liquidation is not None:
+        # S12: the liquidation replaces whatever the performer had queued.
+        acts[liquidation.performer] = (LIQUIDATION, liquidation.target)
+    return Resolution(state=state, acts=tuple(acts), liquidation=liquidation)
+
+
+def _order_stands(state: StationState, order: Order) -> bool:
+    """An order still valid at lock: day 2 on, living non-Ring target, living Ring performer."""
+    alive, seats = state.alive, state.seats
+    return (
+        state.day >= 2
+        and alive[order.target]
+        and alive[order.performer]
+        and not R.is_ring(seats[order.target].role)
+        and R.is_ring(seats[order.performer].role)
+    )
+
+
+def detain(res: Resolution) -> Resolution:
+    """Step 2: the detainee's Operation is cancelled, the liquidation too (S14)."""
+    # S14: nothing cancels a detention, so it resolves before every other block.
+    for _, target in res.acting(R.INTERROGATOR):
+        cancelled = res.cancelled | {target} if res.acts[target] is not None else res.cancelled
+        return replace(res, detained=target, cancelled=cancelled)
+    return res
+
+
+def distract(res: Resolution) -> Resolution:
+    """Step 3: the Honeytrap's target loses their Operation, untold (S15)."""
+    cancelled = res.cancelled
+    for _, target in res.acting(R.HONEYTRAP):
+        act = res.acts[target]
+        # S15: a distracted Interrogator still detains; the detention already resolved.
+        if act is not None and act[0] != R.INTERROGATOR:
+            cancelled = cancelled | {target}
+    return res if cancelled is res.cancelled else replace(res, cancelled=cancelled)
+
+
+def frame(res: Resolution) -> Resolution:
+    """Step 4: the Forger's target reads COMPROMISED to an Analyst this Pouch (S16)."""
+    framed = frozenset(target for _, target in res.acting(R.FORGER))
+    return replace(res, framed=framed) if framed else res
+
+
+def shelter(res: Resolution) -> Resolution:
+    """Step 5: the Keeper's target is protected from liquidation (S17)."""
+    sheltered = frozenset(target for _, target in res.acting(R.SAFEHOUSE_KEEPER))
+    return replace(res, sheltered=sheltered) if sheltered else res
+
+
+def liquidate(res: Resolution) -> Resolution:
+    """Step 6: the kill succeeds unless cancelled, or the target is detained or sheltered (S18)."""
+    order = res.liquidation
+    if order is None or order.performer in res.cancelled:
+        return res
+    target = order.target
+    if target in res.sheltered:
+        # S18: the Keeper learns their safehouse was needed, also when the target was detained.
+        notes = tuple(
+            (keeper, Result("safehouse_needed", target))
+            for keeper, sheltered in res.acting(R.SAFEHOUSE_KEEPER)
+            if sheltered == target
+        )
+        return replace(res, notes=res.notes + notes)
+    if target == res.detained:  # S14: the detainee is protected
+        return res
+    return replace(res, liquidated=target)
+
+
+def inform(res: Resolution) -> Resolution:
+    """Step 7: Analyst, Watcher, Shadow and Field Agent results from what resolved (S19)."""
+    state = res.state
+    visits = [
+        None if act is None or seat in res.cancelled else act[1]
+        for seat, act in enumerate(res.acts)
+    ]  # S13: every resolved Operation with a target is a visit
+    readings: list[tuple[int, Result]] = []
+    for seat, act in enumerate(res.acts):
+        if act is None or seat in res.cancelled:
+            continue  # S19: a cancelled information Operation produces nothing at all
+        kind, target = act
+        if kind == R.ANALYST:
+            readings.append((seat, Result(kind, target, _reading(res, target))))
+        elif kind == R.WATCHER:
+            # S19: everyone whose visit reached the target, the Watcher left out.
+            visitors = sorted(
+                (v for v, dest in enumerate(visits) if dest == target and v != seat),
+                key=lambda v: state.seats[v].codename,
+            )
+            readings.append((seat, Result(kind, target, tuple(visitors))))
+        elif kind == R.SHADOW:
+            readings.append((seat, Result(kind, target, visits[target])))  # None: stayed home
+        elif kind == R.FIELD_AGENT:
+            count = sum(
+                (w.sender == target) + (w.recipient == target) for w in state.whispers
+            )  # S19: sent plus received that day
+            readings.append((seat, Result(kind, target, count)))
+    return replace(res, readings=tuple(readings)) if readings else res
+
+
+def _reading(res: Resolution, target: int) -> str:
+    """S16, S19: framed → COMPROMISED; Ring but not the Ringleader → COMPROMISED; else CLEAR."""
+    if target in res.framed:
+        return "COMPROMISED"
+    role = res.state.seats[target].role
+    if R.is_ring(role) and role != R.RINGLEADER:
+        return "COMPROMISED"
+    return "CLEAR"
+
+
+def spread_rumor(res: Resolution) -> Resolution:
+    """Step 8: a Defector rumor that resolved adds a flavour line to the Cable (S27)."""
+    for _, target in res.acting(R.DEFECTOR):
+        text, rng = draw_rumor(res.state.rng, res.state.seats[target].codename)
+        return replace(res, rumor=Rumor(target, text), rng=rng)
+    return res
+
+
+def tribunal(res: Resolution) -> Resolution:
+    """Step 9: the unique leader with at least ceil(L/3) votes is recalled (S21)."""
+    state = res.state
+    living = [seat for seat, alive in enumerate(state.alive) if alive]
+    counts: dict[int, int] = {}
+    abstain = 0
+    for voter in living:
+        choice = state.votes[voter]
+        if choice is None or choice == ABSTAIN or not state.alive[choice]:
+            abstain += 1  # S7: no saved vote is Abstain; S21: Abstain never leads
+        else:
+            counts[choice] = counts.get(choice, 0) + 1
+    threshold = -(-len(living) // 3)
+    recalled = None
+    if counts:
+        top = max(counts.values())
+        leaders = [seat for seat, n in counts.items() if n == top]
+        if len(leaders) == 1 and top >= threshold:
+            recalled = leaders[0]
+    return replace(
+        res,
+        tally=tuple(sorted(counts.items())),
+        abstain=abstain,
+        threshold=threshold,
+        recalled=recalled,
+    )
+
+
+def apply_deaths(res: Resolution) -> Resolution:
+    """Step 10: recalled and liquidated die together, once each with every cause (S22)."""
+    state = res.state
+    doomed = sorted({s for s in (res.recalled, res.liquidated) if s is not None})
+    deaths = tuple(
+        Death(
+            seat=seat,
+            day=state.day,
+            causes=tuple(
+                cause
+                for cause, who in (("recalled", res.recalled), ("liquidated", res.liquidated))
+                if who == seat
+            ),
+            final_cable=state.final_cables[seat],
+        )
+        for seat in doomed
+    )
+    alive = list(state.alive)
+    for seat in doomed:
+        alive[seat] = False
+    return replace(res, deaths=deaths, alive=tuple(alive))
+
+
+def check_win(res: Resolution) -> Resolution:
+    """Step 11: Station, then Ring parity, then the Day 10 timeout (S24)."""
+    winner = check_victory(res.state.seats, res.alive, last_pouch=res.state.day >= R.LAST_DAY)
+    return replace(res, winner=winner) if winner else res
+
+
+STEPS: tuple[Callable[[Resolution], Resolution], ...] = (
+    detain,
+    distract,
+    frame,
+    shelter,
+    liquidate,
+    inform,
+    spread_rumor,
+    tribunal,
+    apply_deaths,
+    check_win,
+)
+"""Steps 2–11 of S20, in order; step 1 is `lock`, step 12 is `publish`."""
+
+
+def resolve_pouch(state: StationState) -> tuple[StationState, tuple[Event, ...]]:
+    """Resolve the day at its deadline: the next state and every event with its audience."""
+    res = lock(state)
+    for step in STEPS:
+        res = step(res)
+    return publish(res)
+
+
+def private_results(res: Resolution) -> tuple[tuple[int, tuple[Result, ...]], ...]:
+    """Per seat: interrogation, then safehouse_needed, then the role result (S14, S18, S19)."""
+    by_seat: dict[int, list[Result]] = {}
+    interrogation = _interrogation(res)
+    if interrogation is not None:
+        interrogator, detainee = interrogation
+        by_seat.setdefault(interrogator, []).append(Result("interrogation", detainee))
+        by_seat.setdefault(detainee, []).append(Result("interrogation", interrogator))
+    for seat, result in res.notes + res.readings:
+        by_seat.setdefault(seat, []).append(result)
+    return tuple((seat, tuple(results)) for seat, results in sorted(by_seat.items()))
+
+
+def _interrogation(res: Resolution) -> tuple[int, int] | None:
+    """(Interrogator, detainee) when the chat opens: unless either burned this Pouch (S14)."""
+    if res.detained is None:
+        return None
+    for interrogator, target in res.acting(R.INTERROGATOR):
+        if res.alive[interrogator] and res.alive[target]:
+            return interrogator, target
+    return None
+
+
+def publish(res: Resolution) -> tuple[StationState, tuple[Event, ...]]:
+    """Step 12: record the Pouch, publish the Morning Cable, start the next day (S6, S23)."""
+    state = res.state
+    record = PouchRecord(
+        day=state.day,
+        operations=state.operations,
+        order_holder=state.order_holder,
+        liquidation=res.liquidation,
+        cancelled=res.cancelled,
+        detained=res.detained,
+        living=tuple(state.living()),
+        votes=state.votes,
+        tally=res.tally,
+        abstain=res.abstain,
+        threshold=res.threshold,
+        recalled=res.recalled,
+        deaths=res.deaths,
+        rumor=res.rumor,
+        results=private_results(res),
+        whispers=state.whispers,
+        defector_won=res.recalled is not None and state.seats[res.recalled].role == R.DEFECTOR,
+        winner=res.winner,
+    )
+    over = res.winner is not None
+    count = len(state.seats)
+    new_state = replace(
+        state,
+        rng=res.rng or state.rng,
+        day=state.day if over else state.day + 1,
+        alive=res.alive,
+        operations=(None,) * count,
+        votes=(None,) * count,
+        whispers=(),
+        order_holder=None
+        if over
+        else next_order_holder(state.seats, res.alive, state.order_holder),
+        last_detained=res.detained,
+        interrogation=None if over else _interrogation(res),
+        history=(*state.history, record),
+        deaths=state.deaths + res.deaths,
+        winner=res.winner,
+    )
+    return new_state, pouch_events(new_state, record)
