@@ -1,0 +1,68 @@
+"""The 13 information cards (C1) and how a round's cards are laid out (C2)."""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+
+from deaddrop.engine.core.errors import IllegalAction
+from deaddrop.engine.core.rng import Rng
+
+# C1: four 0s, three 1s, two 2s, two 3s, one 4, one 5.
+DECK: tuple[int, ...] = (0, 0, 0, 0, 1, 1, 1, 2, 2, 3, 3, 4, 5)
+DECK_COUNTS: Counter[int] = Counter(DECK)
+CARD_VALUES: tuple[int, ...] = (0, 1, 2, 3, 4, 5)
+
+# C2: cards dealt to each hand, by number of players.
+HAND_SIZES: dict[int, int] = {2: 5, 3: 3, 4: 2}
+MIN_PLAYERS = 2
+MAX_PLAYERS = 4
+
+
+@dataclass(frozen=True, slots=True)
+class Deal:
+    """One round's layout: The Drop, The Stash and every hand (each sorted; values only)."""
+
+    drop: int
+    """The face-down card everyone is after."""
+    stash: tuple[int, ...]
+    """The face-up row, as many cards as players, sorted ascending."""
+    hands: tuple[tuple[int, ...], ...]
+    """Each seat's hand, sorted ascending."""
+
+    @staticmethod
+    def of(drop: int, stash: tuple[int, ...], hands: tuple[tuple[int, ...], ...]) -> Deal:
+        """A deal with the stash and every hand sorted (equal values are interchangeable)."""
+        return Deal(drop, tuple(sorted(stash)), tuple(tuple(sorted(hand)) for hand in hands))
+
+
+def check_players(players: object) -> int:
+    """The number of players if C2 allows it (2 to 4); IllegalAction otherwise."""
+    if type(players) is not int or not MIN_PLAYERS <= players <= MAX_PLAYERS:
+        raise IllegalAction("C2", f"players must be {MIN_PLAYERS} to {MAX_PLAYERS}")
+    return players
+
+
+def check_deal(deal: Deal, players: int) -> None:
+    """Raise IllegalAction unless the deal has C2's sizes and is exactly C1's deck."""
+    if len(deal.stash) != players:
+        raise IllegalAction("C2", f"the stash must hold {players} cards")
+    size = HAND_SIZES[players]
+    if len(deal.hands) != players or any(len(hand) != size for hand in deal.hands):
+        raise IllegalAction("C2", f"the deal must give {players} hands of {size} cards")
+    cards = [deal.drop, *deal.stash]
+    for hand in deal.hands:
+        cards.extend(hand)
+    if any(type(card) is not int for card in cards) or Counter(cards) != DECK_COUNTS:
+        raise IllegalAction("C1", "the deal is not the deck of C1 (four 0s, three 1s, …)")
+
+
+def deal_from_rng(rng: Rng, players: int) -> tuple[Deal, Rng]:
+    """Shuffle the deck and lay it out for a round (C2), returning the next generator."""
+    cards, rng = rng.shuffled(DECK)
+    size = HAND_SIZES[players]
+    # C2: one card face down, one per player face up, the rest dealt evenly.
+    stash = cards[1 : 1 + players]
+    rest = cards[1 + players :]
+    hands = tuple(tuple(sorted(rest[i * size : (i + 1) * size])) for i in range(players))
+    return Deal(cards[0], tuple(sorted(stash)), hands), rng
