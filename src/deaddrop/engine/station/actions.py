@@ -155,10 +155,12 @@ def whispers_sent_today(state: StationState, seat: int) -> int:
     return sum(1 for whisper in state.whispers if whisper.sender == seat)
 
 
-def check_whisper(state: StationState, action: SendWhisper) -> None:
-    """Two a day, each to another living player (S31)."""
+def check_whisper(state: StationState, action: SendWhisper, sent_today: int | None = None) -> None:
+    """Two a day, each to another living player (S31); `sent_today` overrides the count."""
     check_actor(state, action.seat)
-    if whispers_sent_today(state, action.seat) >= WHISPERS_PER_DAY:
+    if sent_today is None:
+        sent_today = whispers_sent_today(state, action.seat)
+    if sent_today >= WHISPERS_PER_DAY:
         raise IllegalAction("S31", "two whispers a day at most")
     if action.recipient == action.seat:
         raise IllegalAction("S31", "a whisper goes to another player")

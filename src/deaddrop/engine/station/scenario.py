@@ -8,7 +8,8 @@ from typing import Any
 from deaddrop.engine.core.errors import IllegalAction
 from deaddrop.engine.station import actions as A
 from deaddrop.engine.station.cable import result_json
-from deaddrop.engine.station.game import apply
+from deaddrop.engine.station.game import BatchRefused, apply_day
+from deaddrop.engine.station.pouch import advance
 from deaddrop.engine.station.setup import StationSetup, setup_from_deal, start
 from deaddrop.engine.station.state import ABSTAIN, Order, PouchRecord, StationState
 
@@ -26,7 +27,7 @@ class ScenarioError(ValueError):
 
 def parse_setup(scenario: Any) -> StationSetup:
     """The table of a scenario: codenames and roles in join order (S1, S2, S3)."""
-    if not isinstance(scenario, Mapping):
+    if not isinstance(scenario, dict):
         raise ScenarioError("scenario: the top level must be a JSON object", None)
     players = scenario.get("players")
     if not isinstance(players, list) or not all(
@@ -41,29 +42,31 @@ def parse_setup(scenario: Any) -> StationSetup:
     return setup
 
 
-def day_actions(state: StationState, day: int, spec: Any) -> Iterator[tuple[str, A.DayAction]]:
+def day_actions(
+    state: StationState, day: int, spec: Any, seat_of: Mapping[str, int]
+) -> Iterator[tuple[str, A.DayAction]]:
     """(actor codename, action) for everything one day of the scenario saved, in order."""
-    if not isinstance(spec, Mapping):
+    if not isinstance(spec, dict):
         raise ScenarioError(f"day {day}: a day must be a JSON object", None)
     unknown = set(spec) - {"operations", "votes", "whispers"}
     if unknown:
         raise ScenarioError(f"day {day}: unknown keys {sorted(unknown)}", None)
     operations = _mapping(spec, "operations", day)
     for name, operation in operations.items():
-        seat = _seat(state, day, name, name)
+        seat = _seat(seat_of, day, name, name)
         if operation is None:
             yield name, A.WithdrawOperation(seat)
-        elif isinstance(operation, Mapping) and set(operation) == {"target"}:
-            yield name, A.SaveOperation(seat, _seat(state, day, name, operation["target"]))
+        elif isinstance(operation, dict) and set(operation) == {"target"}:
+            yield name, A.SaveOperation(seat, _seat(seat_of, day, name, operation["target"]))
         elif (
-            isinstance(operation, Mapping)
+            isinstance(operation, dict)
             and set(operation) == {"order"}
-            and isinstance(operation["order"], Mapping)
+            and isinstance(operation["order"], dict)
             and set(operation["order"]) == {"target", "performer"}
         ):
             order = operation["order"]
-            target = _seat(state, day, name, order["target"])
-            performer = _seat(state, day, name, order["performer"])
+            target = _seat(seat_of, day, name, order["target"])
+            performer = _seat(seat_of, day, name, order["performer"])
             yield name, A.SaveOrder(seat, target, performer)
         else:
             raise ScenarioError(
@@ -72,32 +75,32 @@ def day_actions(state: StationState, day: int, spec: Any) -> Iterator[tuple[str,
                 None,
             )
     for name, choice in _mapping(spec, "votes", day).items():
-        seat = _seat(state, day, name, name)
+        seat = _seat(seat_of, day, name, name)
         if choice == "abstain":
             yield name, A.CastVote(seat, ABSTAIN)
         else:
-            yield name, A.CastVote(seat, _seat(state, day, name, choice))
+            yield name, A.CastVote(seat, _seat(seat_of, day, name, choice))
     whispers = spec.get("whispers", [])
     if not isinstance(whispers, list):
         raise ScenarioError(f"day {day}: whispers must be a list of [sender, recipient]", None)
     for pair in whispers:
         if not (isinstance(pair, list) and len(pair) == 2):
             raise ScenarioError(f"day {day}: a whisper is a [sender, recipient] pair", None)
-        sender = _seat(state, day, str(pair[0]), pair[0])
-        yield str(pair[0]), A.SendWhisper(sender, _seat(state, day, str(pair[0]), pair[1]))
+        sender = _seat(seat_of, day, str(pair[0]), pair[0])
+        yield str(pair[0]), A.SendWhisper(sender, _seat(seat_of, day, str(pair[0]), pair[1]))
 
 
 def _mapping(spec: Mapping[str, Any], key: str, day: int) -> Mapping[str, Any]:
     """An optional object-valued key of a day."""
     value = spec.get(key, {})
-    if not isinstance(value, Mapping):
+    if not isinstance(value, dict):
         raise ScenarioError(f"day {day}: {key} must be a JSON object", None)
     return value
 
 
-def _seat(state: StationState, day: int, actor: str, codename: Any) -> int:
+def _seat(seat_of: Mapping[str, int], day: int, actor: str, codename: Any) -> int:
     """The seat of a codename named in a scenario."""
-    seat = state.seat_by_codename(codename) if isinstance(codename, str) else None
+    seat = seat_of.get(codename) if isinstance(codename, str) else None
     if seat is None:
         raise ScenarioError(f"day {day}: {actor}: no player is called {codename!r} (S3)", "S3")
     return seat
@@ -130,9 +133,15 @@ def pouch_json(state: StationState, record: PouchRecord) -> JSON:
     }
 
 
-def run_scenario(scenario: Any) -> tuple[StationState, JSON]:
-    """Play a scenario through the engine: the final state and the adjudication JSON."""
+def run_scenario(
+    scenario: Any, *, deadlines: list[StationState] | None = None
+) -> tuple[StationState, JSON]:
+    """Play a scenario through the engine: the final state and the adjudication JSON.
+
+    `deadlines`, when given, collects the state just before each Pouch (for benchmarks).
+    """
     state = start(parse_setup(scenario))
+    seat_of = {seat.codename: seat.index for seat in state.seats}
     days = scenario.get("days", [])
     if not isinstance(days, list):
         raise ScenarioError("scenario: days must be a list", None)
@@ -141,13 +150,15 @@ def run_scenario(scenario: Any) -> tuple[StationState, JSON]:
             raise ScenarioError(
                 f"day {number}: the game ended at Day {state.day}'s Pouch (S24)", "S24"
             )
-        for actor, action in day_actions(state, number, spec):
-            try:
-                state, _ = apply(state, action)
-            except IllegalAction as error:
-                line = f"day {number}: {actor}: {error.message} ({error.code})"
-                raise ScenarioError(line, error.code) from None
-        state, _ = apply(state, A.ResolvePouch())
+        saves = list(day_actions(state, number, spec, seat_of))
+        try:
+            state = apply_day(state, [action for _, action in saves])
+        except BatchRefused as error:
+            line = f"day {number}: {saves[error.index][0]}: {error.message} ({error.code})"
+            raise ScenarioError(line, error.code) from None
+        if deadlines is not None:
+            deadlines.append(state)
+        state = advance(state)  # the Pouch, without event payloads nobody reads here
     adjudication = {
         "days": [pouch_json(state, record) for record in state.history],
         "winner": state.winner,
