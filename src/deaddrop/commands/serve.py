@@ -1,9 +1,94 @@
-"""Subcommands for serve (being built; see the open issues)."""
+"""`deaddrop serve` (migrate, then run the web server) and `deaddrop migrate`."""
 
 from __future__ import annotations
 
 import argparse
+import asyncio
+
+from deaddrop.server.settings import Settings
 
 
 def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    """Add nothing yet."""
+    """Add `serve` and `migrate`."""
+    serve = commands.add_parser(
+        "serve", help="migrate the database, then serve the web app (http://127.0.0.1:8000)"
+    )
+    serve.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
+    serve.add_argument("--port", type=int, default=8000, help="port to bind (default 8000)")
+    serve.add_argument(
+        "--proxy-headers",
+        action="store_true",
+        help="trust X-Forwarded-For/-Proto from a reverse proxy on this machine",
+    )
+    serve.set_defaults(handler=run_serve)
+
+    migrate = commands.add_parser("migrate", help="bring the database schema up to date")
+    migrate.add_argument(
+        "--new",
+        metavar="MESSAGE",
+        help="instead, write the next numbered migration from the current models (developers)",
+    )
+    migrate.set_defaults(handler=run_migrate)
+
+
+def run_serve(args: argparse.Namespace) -> int:
+    """Migrate, then serve until interrupted."""
+    import uvicorn
+
+    from deaddrop.server.app import create_app
+
+    settings = Settings.from_env()
+    revision = asyncio.run(_upgrade(settings))
+    host = f"[{args.host}]" if ":" in args.host else args.host
+    print(f"Database at revision {revision} ({_describe(settings)}).", flush=True)
+    print(f"Dead Drop is serving on http://{host}:{args.port}  (Ctrl+C to stop)", flush=True)
+    uvicorn.run(
+        create_app(settings),
+        host=args.host,
+        port=args.port,
+        proxy_headers=args.proxy_headers,
+        forwarded_allow_ips="127.0.0.1" if args.proxy_headers else None,
+        log_level="info",
+    )
+    return 0
+
+
+def run_migrate(args: argparse.Namespace) -> int:
+    """Upgrade the database to the newest migration, or write a new one."""
+    settings = Settings.from_env()
+    if args.new:
+        path = asyncio.run(_new_revision(settings, args.new))
+        print(f"Wrote {path}; review it before committing.")
+        return 0
+    revision = asyncio.run(_upgrade(settings))
+    print(f"Database at revision {revision} ({_describe(settings)}).")
+    return 0
+
+
+async def _upgrade(settings: Settings) -> str | None:
+    from deaddrop.server.db.engine import create_engine
+    from deaddrop.server.db.migrate import current_revision, upgrade_head
+
+    engine = create_engine(settings)
+    try:
+        await upgrade_head(engine)
+        return await current_revision(engine)
+    finally:
+        await engine.dispose()
+
+
+async def _new_revision(settings: Settings, message: str) -> str:
+    from deaddrop.server.db.engine import create_engine
+    from deaddrop.server.db.migrate import new_revision
+
+    engine = create_engine(settings)
+    try:
+        return str(await new_revision(engine, message))
+    finally:
+        await engine.dispose()
+
+
+def _describe(settings: Settings) -> str:
+    from deaddrop.server.db.engine import normalise_url
+
+    return normalise_url(settings.database_url).render_as_string(hide_password=True)

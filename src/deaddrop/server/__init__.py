@@ -1,0 +1,1 @@
+"""The Dead Drop web app: Litestar on uvicorn around the rules engines."""

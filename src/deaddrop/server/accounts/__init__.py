@@ -1,0 +1,1 @@
+"""Accounts: sign up, log in and out, password change, profile."""

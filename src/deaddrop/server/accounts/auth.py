@@ -1,0 +1,67 @@
+"""Who is asking: the session's account, as the `viewer` and `me` dependencies."""
+
+from __future__ import annotations
+
+from typing import Any
+from urllib.parse import quote
+
+from litestar import Request
+from litestar.exceptions import NotAuthorizedException
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from deaddrop.server.accounts.models import User
+from deaddrop.server.sessions import request_rotation
+
+_USER_ID = "uid"
+_EPOCH = "epoch"
+
+
+class LoginRequired(NotAuthorizedException):
+    """The page needs an account; HTML requests are sent to the log-in form."""
+
+    def __init__(self, next_path: str) -> None:
+        super().__init__(detail="Log in to see this page.")
+        self.next_path = next_path
+
+    @property
+    def login_url(self) -> str:
+        """Where to send the person, coming back here afterwards."""
+        return f"/login?next={quote(self.next_path, safe='/')}"
+
+
+def log_in(request: Request[Any, Any, Any], user: User) -> None:
+    """Bind the session to `user`, under a fresh session ID."""
+    request.set_session({_USER_ID: user.id, _EPOCH: user.auth_epoch})
+    request_rotation(request.session)
+
+
+def log_out(request: Request[Any, Any, Any]) -> None:
+    """Forget the account; the session continues empty under a fresh ID (for a flash)."""
+    request.set_session({})
+    request_rotation(request.session)
+
+
+async def provide_viewer(request: Request[Any, Any, Any], db: AsyncSession) -> User | None:
+    """The logged-in account, or None for a guest or a session ended by a password change."""
+    user_id = request.session.get(_USER_ID)
+    if not isinstance(user_id, int):
+        return None
+    user = await db.get(User, user_id)
+    if user is None or user.auth_epoch != request.session.get(_EPOCH):
+        request.set_session({})
+        return None
+    return user
+
+
+async def provide_me(request: Request[Any, Any, Any], viewer: User | None) -> User:
+    """The logged-in account; guests are sent to log in first."""
+    if viewer is None:
+        raise LoginRequired(next_path=request.url.path)
+    return viewer
+
+
+def safe_next(raw: str | None) -> str:
+    """A local path to return to after log-in; anything else (other sites) becomes `/`."""
+    if not raw or not raw.startswith("/") or raw.startswith(("//", "/\\")):
+        return "/"
+    return raw

@@ -1,0 +1,123 @@
+"""The account forms as typed values, and their validation into per-field messages."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TypeVar
+
+from deaddrop.server.accounts.checks import (
+    InvalidField,
+    check_display_name,
+    check_email,
+    check_password,
+    check_time_zone,
+    check_username,
+)
+
+T = TypeVar("T")
+Errors = dict[str, str]
+"""Field name → message shown next to it; the key `form` is for the form as a whole."""
+
+
+@dataclass
+class SignUpForm:
+    """What the sign-up form posts."""
+
+    username: str = ""
+    display_name: str = ""
+    password: str = ""
+    password_again: str = ""
+
+
+@dataclass
+class LoginForm:
+    """What the log-in form posts."""
+
+    username: str = ""
+    password: str = ""
+    next: str = "/"
+
+
+@dataclass
+class PasswordForm:
+    """What the change-password form posts."""
+
+    old_password: str = ""
+    new_password: str = ""
+    new_password_again: str = ""
+
+
+@dataclass
+class ProfileForm:
+    """What the profile form posts."""
+
+    display_name: str = ""
+    email: str = ""
+    time_zone: str = "UTC"
+
+
+@dataclass(frozen=True)
+class SignUp:
+    """Checked sign-up values."""
+
+    username: str
+    display_name: str
+    password: str
+
+
+@dataclass(frozen=True)
+class Profile:
+    """Checked profile values."""
+
+    display_name: str
+    email: str | None
+    time_zone: str
+
+
+def field(errors: Errors, name: str, check: Callable[[], T], fallback: T) -> T:
+    """Run one check; on refusal record its message under `name` and return `fallback`."""
+    try:
+        return check()
+    except InvalidField as refusal:
+        errors[name] = str(refusal)
+        return fallback
+
+
+def validate_sign_up(form: SignUpForm) -> tuple[SignUp, Errors]:
+    """Checked values and the messages for every refused field."""
+    errors: Errors = {}
+    username = field(errors, "username", lambda: check_username(form.username), "")
+    display_name = field(errors, "display_name", lambda: check_display_name(form.display_name), "")
+    password = field(
+        errors, "password", lambda: check_password(form.password, username=username), ""
+    )
+    if "password" not in errors and form.password != form.password_again:
+        errors["password_again"] = "The two passwords differ."
+    return SignUp(username=username, display_name=display_name, password=password), errors
+
+
+def validate_new_password(form: PasswordForm, username: str) -> tuple[str, Errors]:
+    """The checked new password and the messages for every refused field."""
+    errors: Errors = {}
+    if not form.old_password:
+        errors["old_password"] = "Enter your current password."
+    new = field(
+        errors, "new_password", lambda: check_password(form.new_password, username=username), ""
+    )
+    if "new_password" not in errors and form.new_password != form.new_password_again:
+        errors["new_password_again"] = "The two new passwords differ."
+    return new, errors
+
+
+def validate_profile(form: ProfileForm) -> tuple[Profile, Errors]:
+    """Checked profile values and the messages for every refused field."""
+    errors: Errors = {}
+    profile = Profile(
+        display_name=field(
+            errors, "display_name", lambda: check_display_name(form.display_name), ""
+        ),
+        email=field(errors, "email", lambda: check_email(form.email), None),
+        time_zone=field(errors, "time_zone", lambda: check_time_zone(form.time_zone), "UTC"),
+    )
+    return profile, errors

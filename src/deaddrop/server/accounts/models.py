@@ -1,0 +1,36 @@
+"""The `users` table."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from sqlalchemy import Integer, String
+from sqlalchemy.orm import Mapped, mapped_column
+
+from deaddrop.server.accounts import limits
+from deaddrop.server.db.base import Base, UTCDateTime, utcnow
+
+
+class User(Base):
+    """A person with an account; in games they appear under a codename, not this name."""
+
+    __tablename__ = "users"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    """Stable internal identifier."""
+    username: Mapped[str] = mapped_column(String(limits.USERNAME_MAX), unique=True)
+    """Log-in name, stored lower case so that `Alice` and `alice` are one account."""
+    display_name: Mapped[str] = mapped_column(String(limits.DISPLAY_NAME_MAX))
+    """What friends see in lobbies; free text, always escaped on output."""
+    email: Mapped[str | None] = mapped_column(String(limits.EMAIL_MAX), default=None)
+    """Optional, for notifications in a later version."""
+    time_zone: Mapped[str] = mapped_column(String(limits.TIME_ZONE_MAX), default="UTC")
+    """IANA zone in which deadlines are shown to this person."""
+    password_hash: Mapped[str] = mapped_column(String(255))
+    """argon2id hash, with its parameters, as argon2-cffi writes it."""
+    auth_epoch: Mapped[int] = mapped_column(Integer, default=0)
+    """Bumped on password change; sessions minted under an older epoch stop working."""
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
+    """When the account was made."""
+    updated_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow, onupdate=utcnow)
+    """When the account last changed."""

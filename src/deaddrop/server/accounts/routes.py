@@ -1,0 +1,225 @@
+"""Account pages: sign up, log in, log out, profile, password. Handlers stay thin."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from litestar import Request, Router, get, post
+from litestar.enums import RequestEncodingType
+from litestar.params import Body, Parameter
+from litestar.plugins.flash import flash
+from litestar.response import Redirect, Template
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from deaddrop.server.accounts import limits
+from deaddrop.server.accounts.auth import log_in, log_out, safe_next
+from deaddrop.server.accounts.checks import offered_time_zones
+from deaddrop.server.accounts.forms import (
+    LoginForm,
+    PasswordForm,
+    ProfileForm,
+    SignUpForm,
+    validate_new_password,
+    validate_profile,
+    validate_sign_up,
+)
+from deaddrop.server.accounts.models import User
+from deaddrop.server.accounts.service import (
+    UsernameTaken,
+    WrongPassword,
+    authenticate,
+    do_change_password,
+    do_sign_up,
+    do_update_profile,
+)
+from deaddrop.server.accounts.throttle import LoginThrottle
+from deaddrop.server.render import FORM_REFUSED, client_ip, page, see_other
+
+Form = Body(media_type=RequestEncodingType.URL_ENCODED)
+AnyRequest = Request[Any, Any, Any]
+
+
+@get("/signup", name="signup")
+async def sign_up_page(viewer: User | None) -> Template | Redirect:
+    """The sign-up form (a logged-in person goes home instead)."""
+    if viewer is not None:
+        return see_other("/")
+    return _sign_up_form(SignUpForm(), {})
+
+
+@post("/signup")
+async def sign_up(
+    request: AnyRequest, db: AsyncSession, data: Annotated[SignUpForm, Form]
+) -> Template | Redirect:
+    """Create the account and log it in, or show what to fix."""
+    values, errors = validate_sign_up(data)
+    if not errors:
+        try:
+            user = await do_sign_up(
+                db,
+                username=values.username,
+                password=values.password,
+                display_name=values.display_name,
+            )
+        except UsernameTaken:
+            errors["username"] = "That username is taken. Choose another."
+    if errors:
+        return _sign_up_form(data, errors, status_code=FORM_REFUSED)
+    log_in(request, user)
+    flash(request, f"Welcome to the Station, {user.display_name}.", category="success")
+    return see_other("/")
+
+
+@get("/login", name="login")
+async def login_page(
+    viewer: User | None, next_path: Annotated[str, Parameter(query="next")] = "/"
+) -> Template | Redirect:
+    """The log-in form."""
+    if viewer is not None:
+        return see_other(safe_next(next_path))
+    return _login_form(LoginForm(next=safe_next(next_path)), {})
+
+
+@post("/login")
+async def login(
+    request: AnyRequest,
+    db: AsyncSession,
+    throttle: LoginThrottle,
+    data: Annotated[LoginForm, Form],
+) -> Template | Redirect:
+    """Log in, unless the password is wrong or too many attempts failed lately."""
+    username = data.username.strip().lower()
+    ip = client_ip(request)
+    wait = await throttle.retry_after(username=username, ip=ip)
+    if wait is not None:
+        minutes = -(-wait // 60)
+        message = f"Too many failed attempts. Try again in {minutes} minute{'s' * (minutes != 1)}."
+        return _login_form(
+            data, {"form": message}, status_code=429, headers={"Retry-After": str(wait)}
+        )
+    user = await authenticate(db, username=username, password=data.password)
+    if user is None:
+        await throttle.record_failure(username=username, ip=ip)
+        return _login_form(data, {"form": "Wrong username or password."}, status_code=FORM_REFUSED)
+    await throttle.forget(username=username)
+    log_in(request, user)
+    flash(request, f"Logged in as {user.display_name}.", category="success")
+    return see_other(safe_next(data.next))
+
+
+@post("/logout")
+async def logout(request: AnyRequest) -> Redirect:
+    """End the session."""
+    log_out(request)
+    flash(request, "Logged out.", category="success")
+    return see_other("/")
+
+
+@get("/account", name="account")
+async def account_page(me: User) -> Template:
+    """The profile form, filled in."""
+    form = ProfileForm(display_name=me.display_name, email=me.email or "", time_zone=me.time_zone)
+    return _profile_form(me, form, {})
+
+
+@post("/account")
+async def update_account(
+    request: AnyRequest, db: AsyncSession, me: User, data: Annotated[ProfileForm, Form]
+) -> Template | Redirect:
+    """Save the profile, or show what to fix."""
+    profile, errors = validate_profile(data)
+    if errors:
+        return _profile_form(me, data, errors, status_code=FORM_REFUSED)
+    await do_update_profile(
+        db, me, display_name=profile.display_name, email=profile.email, time_zone=profile.time_zone
+    )
+    flash(request, "Profile saved.", category="success")
+    return see_other("/account")
+
+
+@get("/account/password", name="password")
+async def password_page(me: User) -> Template:
+    """The change-password form."""
+    return page("accounts/password.html", viewer=me, errors={}, limits=limits)
+
+
+@post("/account/password")
+async def change_password(
+    request: AnyRequest, db: AsyncSession, me: User, data: Annotated[PasswordForm, Form]
+) -> Template | Redirect:
+    """Change the password (the current one is required) and end every other session."""
+    new_password, errors = validate_new_password(data, me.username)
+    if not errors:
+        try:
+            await do_change_password(db, me, old=data.old_password, new=new_password)
+        except WrongPassword:
+            errors["old_password"] = "That is not your current password."
+    if errors:
+        return page(
+            "accounts/password.html",
+            viewer=me,
+            errors=errors,
+            limits=limits,
+            status_code=FORM_REFUSED,
+        )
+    log_in(request, me)  # this session carries on under the new epoch; the others end
+    flash(request, "Password changed. Your other sessions have been logged out.", "success")
+    return see_other("/account")
+
+
+def _sign_up_form(form: SignUpForm, errors: dict[str, str], status_code: int = 200) -> Template:
+    return page(
+        "accounts/signup.html",
+        viewer=None,
+        form=form,
+        errors=errors,
+        limits=limits,
+        status_code=status_code,
+    )
+
+
+def _login_form(
+    form: LoginForm,
+    errors: dict[str, str],
+    status_code: int = 200,
+    headers: dict[str, str] | None = None,
+) -> Template:
+    return page(
+        "accounts/login.html",
+        viewer=None,
+        form=form,
+        errors=errors,
+        limits=limits,
+        status_code=status_code,
+        headers=headers,
+    )
+
+
+def _profile_form(
+    me: User, form: ProfileForm, errors: dict[str, str], status_code: int = 200
+) -> Template:
+    return page(
+        "accounts/account.html",
+        viewer=me,
+        form=form,
+        errors=errors,
+        limits=limits,
+        zones=offered_time_zones(),
+        status_code=status_code,
+    )
+
+
+router = Router(
+    path="/",
+    route_handlers=[
+        sign_up_page,
+        sign_up,
+        login_page,
+        login,
+        logout,
+        account_page,
+        update_account,
+        password_page,
+        change_password,
+    ],
+)

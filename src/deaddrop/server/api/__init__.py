@@ -1,0 +1,1 @@
+"""The JSON API; errors under `/api` are answered as JSON."""

@@ -1,0 +1,126 @@
+"""`create_app(settings)`: the Litestar application with its routes, stores and middleware.
+
+A new area of the site (a game, the lobby) plugs in by adding its `Router` to `ROUTERS`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+from litestar import Litestar, Router
+from litestar.config.csrf import CSRFConfig
+from litestar.datastructures import State
+from litestar.di import Provide
+from litestar.middleware import DefineMiddleware
+from litestar.plugins.flash import FlashConfig, FlashPlugin
+from litestar.plugins.jinja import JinjaTemplateEngine
+from litestar.static_files import create_static_files_router
+from litestar.stores.base import Store
+from litestar.stores.redis import RedisStore
+from litestar.template import TemplateConfig
+
+from deaddrop.server.accounts import routes as account_routes
+from deaddrop.server.accounts.auth import provide_me, provide_viewer
+from deaddrop.server.accounts.throttle import LoginThrottle
+from deaddrop.server.api import routes as api_routes
+from deaddrop.server.db.dependencies import provide_db
+from deaddrop.server.db.engine import create_engine, create_sessionmaker
+from deaddrop.server.db.store import DatabaseStore
+from deaddrop.server.errors import EXCEPTION_HANDLERS
+from deaddrop.server.pages import routes as page_routes
+from deaddrop.server.render import jinja_environment
+from deaddrop.server.security_headers import security_headers
+from deaddrop.server.sessions import SessionConfig
+from deaddrop.server.settings import Settings
+
+STATIC_DIR = Path(__file__).parent / "static"
+ROUTERS: tuple[Router, ...] = (page_routes.router, account_routes.router, api_routes.router)
+SESSION_MAX_AGE = 30 * 24 * 3600
+# Forms are small; the largest later upload (a scenario file) stays well under this.
+MAX_BODY_BYTES = 1_000_000
+PURGE_EVERY_SECONDS = 3600
+logger = logging.getLogger("deaddrop.server")
+
+
+def create_app(settings: Settings) -> Litestar:
+    """The web application for `settings`; the database must already be migrated."""
+    engine = create_engine(settings)
+    sessionmaker = create_sessionmaker(engine)
+    kv = DatabaseStore(sessionmaker, "sessions")
+    throttle_store: Store = (
+        RedisStore.with_client(settings.redis_url, namespace="deaddrop-login-throttle")
+        if settings.redis_url
+        else DatabaseStore(sessionmaker, "login-throttle")
+    )
+    throttle = LoginThrottle(
+        store=throttle_store,
+        per_user=settings.login_attempts_per_user,
+        per_ip=settings.login_attempts_per_ip,
+        window_seconds=settings.login_window_seconds,
+    )
+    templates = TemplateConfig(instance=JinjaTemplateEngine.from_environment(jinja_environment()))
+    sessions = SessionConfig(
+        store="sessions",
+        key="deaddrop_session",
+        max_age=SESSION_MAX_AGE,
+        secure=settings.secure_cookies,
+        samesite="lax",
+        exclude=["/static/"],
+    )
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Litestar) -> AsyncIterator[None]:
+        purger = asyncio.create_task(_purge_expired_forever(kv))
+        try:
+            yield
+        finally:
+            purger.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await purger
+            await engine.dispose()
+
+    return Litestar(
+        route_handlers=[
+            *ROUTERS,
+            create_static_files_router(path="/static", directories=[STATIC_DIR]),
+        ],
+        dependencies={
+            "db": Provide(provide_db),
+            "viewer": Provide(provide_viewer),
+            "me": Provide(provide_me),
+            "throttle": Provide(lambda: throttle, sync_to_thread=False),
+        },
+        stores={"sessions": kv, "login-throttle": throttle_store},
+        middleware=[DefineMiddleware(security_headers), sessions.middleware],
+        csrf_config=CSRFConfig(
+            secret=settings.secret_key,
+            cookie_name="deaddrop_csrf",
+            cookie_secure=settings.secure_cookies,
+            cookie_httponly=True,
+            exclude=["/static/"],
+        ),
+        template_config=templates,
+        plugins=[FlashPlugin(FlashConfig(template_config=templates))],
+        exception_handlers=EXCEPTION_HANDLERS,
+        lifespan=[lifespan],
+        state=State({"settings": settings, "engine": engine, "sessionmaker": sessionmaker}),
+        request_max_body_size=MAX_BODY_BYTES,
+        debug=settings.debug,
+        openapi_config=None,
+    )
+
+
+async def _purge_expired_forever(store: DatabaseStore) -> None:
+    # Expired sessions and throttle counters are already ignored on read; this reclaims space.
+    while True:
+        try:
+            removed = await store.delete_expired()
+            if removed:
+                logger.info("purged %d expired session and throttle entries", removed)
+        except Exception:
+            logger.exception("purging expired entries failed; retrying later")
+        await asyncio.sleep(PURGE_EVERY_SECONDS)

@@ -1,0 +1,65 @@
+"""Create the async engine for SQLite (WAL, foreign keys) or PostgreSQL (asyncpg)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import event
+from sqlalchemy.engine import URL, make_url
+from sqlalchemy.ext.asyncio import (
+    AsyncEngine,
+    AsyncSession,
+    async_sessionmaker,
+    create_async_engine,
+)
+
+from deaddrop.server.settings import Settings
+
+# How long SQLite waits on a lock held by another writer before giving up.
+SQLITE_BUSY_TIMEOUT_MS = 5000
+
+
+def normalise_url(raw: str) -> URL:
+    """The async-driver URL for a configured one: asyncpg for PostgreSQL, aiosqlite for SQLite."""
+    url = make_url(raw)
+    backend = url.get_backend_name()
+    if backend in {"postgres", "postgresql"}:
+        return url.set(drivername="postgresql+asyncpg")
+    if backend == "sqlite":
+        return url.set(drivername="sqlite+aiosqlite")
+    raise ValueError(f"unsupported database {backend!r}: use sqlite or postgresql")
+
+
+def create_engine(settings: Settings) -> AsyncEngine:
+    """An engine for the configured database, with per-connection setup applied."""
+    url = normalise_url(settings.database_url)
+    connect_args: dict[str, Any] = {}
+    if url.get_backend_name() == "sqlite":
+        _ensure_sqlite_directory(url)
+        engine = create_async_engine(url, connect_args=connect_args)
+        event.listen(engine.sync_engine, "connect", _configure_sqlite)
+        return engine
+    if settings.database_schema:
+        connect_args["server_settings"] = {"search_path": settings.database_schema}
+    return create_async_engine(url, connect_args=connect_args, pool_pre_ping=True)
+
+
+def create_sessionmaker(engine: AsyncEngine) -> async_sessionmaker[AsyncSession]:
+    """Sessions that keep loaded objects usable after commit (templates render after it)."""
+    return async_sessionmaker(engine, expire_on_commit=False)
+
+
+def _ensure_sqlite_directory(url: URL) -> None:
+    database = url.database
+    if database and database != ":memory:" and not database.startswith("file:"):
+        Path(database).parent.mkdir(parents=True, exist_ok=True)
+
+
+def _configure_sqlite(dbapi_connection: Any, _record: Any) -> None:
+    # WAL lets readers go on while one writer commits; foreign keys are off by default in SQLite.
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.execute(f"PRAGMA busy_timeout={SQLITE_BUSY_TIMEOUT_MS}")
+    cursor.close()

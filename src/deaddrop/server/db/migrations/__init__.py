@@ -1,0 +1,1 @@
+"""Alembic migrations of the Dead Drop database (run them with `deaddrop migrate`)."""

@@ -1,0 +1,1 @@
+"""Numbered migration scripts; add one with `deaddrop migrate --new "what changed"`."""

@@ -1,0 +1,14 @@
+"""Every table, imported in one place so that Alembic sees the complete metadata.
+
+A new feature's tables live in its own `models.py`; import them here.
+"""
+
+from __future__ import annotations
+
+from deaddrop.server.accounts.models import User
+from deaddrop.server.db.base import Base
+from deaddrop.server.db.kv import KeyValue
+
+metadata = Base.metadata
+
+__all__ = ["Base", "KeyValue", "User", "metadata"]

@@ -1,0 +1,124 @@
+"""A Litestar `Store` kept in the database, so sessions survive restarts and span processes."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from typing import Self
+
+from litestar.stores.base import NamespacedStore
+from sqlalchemy import ColumnElement, delete, or_, select
+from sqlalchemy.dialects.postgresql import insert as pg_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+from deaddrop.server.db.base import utcnow
+from deaddrop.server.db.kv import KeyValue
+
+
+class DatabaseStore(NamespacedStore):
+    """Keys and bytes with optional expiry, in the `kv_entries` table under one namespace."""
+
+    def __init__(self, sessionmaker: async_sessionmaker[AsyncSession], namespace: str) -> None:
+        self.sessionmaker = sessionmaker
+        self.namespace = namespace
+
+    def with_namespace(self, namespace: str) -> Self:
+        """A store over the same table under a nested namespace."""
+        return type(self)(self.sessionmaker, f"{self.namespace}.{namespace}")
+
+    async def set(
+        self, key: str, value: str | bytes, expires_in: int | timedelta | None = None
+    ) -> None:
+        """Store `value` under `key`, replacing what was there and its expiry."""
+        data = value.encode("utf-8") if isinstance(value, str) else value
+        row = {
+            "namespace": self.namespace,
+            "key": key,
+            "value": data,
+            "expires_at": _expiry(expires_in),
+        }
+        async with self.sessionmaker() as db:
+            insert = pg_insert if db.get_bind().dialect.name == "postgresql" else sqlite_insert
+            statement = insert(KeyValue).values(row)
+            statement = statement.on_conflict_do_update(
+                index_elements=[KeyValue.namespace, KeyValue.key],
+                set_={
+                    "value": statement.excluded.value,
+                    "expires_at": statement.excluded.expires_at,
+                },
+            )
+            await db.execute(statement)
+            await db.commit()
+
+    async def get(self, key: str, renew_for: int | timedelta | None = None) -> bytes | None:
+        """The live value under `key`, optionally pushing its expiry `renew_for` into the future."""
+        async with self.sessionmaker() as db:
+            entry = await db.scalar(
+                select(KeyValue).where(*self._live(key)),
+            )
+            if entry is None:
+                return None
+            if renew_for is not None and entry.expires_at is not None:
+                entry.expires_at = _expiry(renew_for)
+                await db.commit()
+            return entry.value
+
+    async def delete(self, key: str) -> None:
+        """Forget `key`; nothing happens if it is not there."""
+        async with self.sessionmaker() as db:
+            await db.execute(
+                delete(KeyValue).where(KeyValue.namespace == self.namespace, KeyValue.key == key)
+            )
+            await db.commit()
+
+    async def delete_all(self) -> None:
+        """Forget every key of this namespace and of the namespaces nested in it."""
+        async with self.sessionmaker() as db:
+            await db.execute(
+                delete(KeyValue).where(
+                    or_(
+                        KeyValue.namespace == self.namespace,
+                        KeyValue.namespace.startswith(f"{self.namespace}.", autoescape=True),
+                    )
+                )
+            )
+            await db.commit()
+
+    async def exists(self, key: str) -> bool:
+        """Whether a live value is stored under `key`."""
+        async with self.sessionmaker() as db:
+            found = await db.scalar(select(KeyValue.key).where(*self._live(key)))
+            return found is not None
+
+    async def expires_in(self, key: str) -> int | None:
+        """Seconds until `key` expires, or None if it never does or does not exist."""
+        async with self.sessionmaker() as db:
+            expires_at = await db.scalar(select(KeyValue.expires_at).where(*self._live(key)))
+        if expires_at is None:
+            return None
+        return max(0, int((expires_at - utcnow()).total_seconds()))
+
+    async def delete_expired(self) -> int:
+        """Purge expired entries of every namespace; returns how many went."""
+        async with self.sessionmaker() as db:
+            result = await db.execute(
+                delete(KeyValue).where(
+                    KeyValue.expires_at.is_not(None), KeyValue.expires_at <= utcnow()
+                )
+            )
+            await db.commit()
+        return int(getattr(result, "rowcount", 0) or 0)
+
+    def _live(self, key: str) -> tuple[ColumnElement[bool], ...]:
+        return (
+            KeyValue.namespace == self.namespace,
+            KeyValue.key == key,
+            or_(KeyValue.expires_at.is_(None), KeyValue.expires_at > utcnow()),
+        )
+
+
+def _expiry(expires_in: int | timedelta | None) -> datetime | None:
+    if expires_in is None:
+        return None
+    delta = expires_in if isinstance(expires_in, timedelta) else timedelta(seconds=expires_in)
+    return utcnow() + delta

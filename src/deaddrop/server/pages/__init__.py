@@ -1,0 +1,1 @@
+"""Pages that belong to no one area: home, How to play."""

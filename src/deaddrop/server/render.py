@@ -1,0 +1,52 @@
+"""Page rendering helpers shared by every area of the site."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
+from litestar import Request
+from litestar.response import Redirect, Template
+
+from deaddrop.server.accounts.models import User
+
+FORM_REFUSED = 422
+"""Status of a form re-rendered with messages: the browser shows it, scripts see a refusal."""
+
+
+def jinja_environment() -> Environment:
+    """The template environment: packaged templates, escaping on, undefined names are errors."""
+    return Environment(
+        loader=PackageLoader("deaddrop.server", "templates"),
+        autoescape=select_autoescape(default=True),
+        undefined=StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
+
+
+def page(
+    template: str,
+    *,
+    viewer: User | None,
+    status_code: int = 200,
+    headers: dict[str, str] | None = None,
+    **context: Any,
+) -> Template:
+    """A full page for `viewer` (None for a guest) from a template under `templates/`."""
+    return Template(
+        template_name=template,
+        context={"viewer": viewer, **context},
+        status_code=status_code,
+        headers=headers,
+    )
+
+
+def see_other(path: str) -> Redirect:
+    """POST-redirect-GET: send the browser on to `path` with a 303."""
+    return Redirect(path=path, status_code=303)
+
+
+def client_ip(request: Request[Any, Any, Any]) -> str:
+    """The client's address as the ASGI server saw it (after its proxy-header handling)."""
+    return request.client.host if request.client else "unknown"

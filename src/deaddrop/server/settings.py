@@ -1,0 +1,76 @@
+"""Server settings, read once from the environment."""
+
+from __future__ import annotations
+
+import os
+import secrets
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+DEFAULT_VAR_DIR = Path("var")
+SECRET_FILE_NAME = "secret_key"
+_TRUE = {"1", "true", "yes", "on"}
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Everything the web app needs to know about where it runs."""
+
+    database_url: str
+    """SQLAlchemy URL; `postgresql://…` is normalised to the asyncpg driver."""
+    secret_key: str
+    """Signs the CSRF tokens; keep it stable across restarts and processes."""
+    redis_url: str | None = None
+    """When set, the login throttle is shared through Redis instead of the database."""
+    database_schema: str | None = None
+    """PostgreSQL only: the schema to use (the search_path), e.g. to share one database."""
+    secure_cookies: bool = False
+    """Send cookies with `Secure`: turn on whenever the site is served over HTTPS."""
+    debug: bool = False
+    """Litestar's debug mode: tracebacks in error responses. Never in production."""
+    login_attempts_per_user: int = 5
+    """Failed log-ins allowed per username within one window."""
+    login_attempts_per_ip: int = 20
+    """Failed log-ins allowed per client address within one window."""
+    login_window_seconds: int = 15 * 60
+    """Length of the login throttle window."""
+
+    @classmethod
+    def from_env(
+        cls, env: Mapping[str, str] | None = None, var_dir: Path | None = None
+    ) -> Settings:
+        """Settings from environment variables, with development defaults under `./var/`."""
+        env = os.environ if env is None else env
+        var = Path(env.get("DEADDROP_VAR_DIR") or var_dir or DEFAULT_VAR_DIR)
+        database_url = env.get("DATABASE_URL") or default_database_url(var)
+        return cls(
+            database_url=database_url,
+            secret_key=env.get("SECRET_KEY") or persistent_secret(var),
+            redis_url=env.get("REDIS_URL") or None,
+            database_schema=env.get("DATABASE_SCHEMA") or None,
+            secure_cookies=env.get("SECURE_COOKIES", "").lower() in _TRUE,
+            debug=env.get("DEADDROP_DEBUG", "").lower() in _TRUE,
+        )
+
+
+def default_database_url(var_dir: Path) -> str:
+    """The embedded default: a SQLite file under the var directory."""
+    return f"sqlite+aiosqlite:///{(var_dir / 'deaddrop.sqlite3').resolve()}"
+
+
+def persistent_secret(var_dir: Path) -> str:
+    """Read the development secret key, creating it (mode 0600) on first use."""
+    path = var_dir / SECRET_FILE_NAME
+    if path.exists():
+        return path.read_text(encoding="utf-8").strip()
+    var_dir.mkdir(parents=True, exist_ok=True)
+    secret = secrets.token_urlsafe(48)
+    # O_EXCL: two processes starting at once must not both write a different key.
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:
+        return path.read_text(encoding="utf-8").strip()
+    with os.fdopen(fd, "w", encoding="utf-8") as handle:
+        handle.write(secret + "\n")
+    return secret
