@@ -304,10 +304,11 @@ def advance(state: StationState) -> StationState:
     return publish(res)
 
 
-def private_results(res: Resolution) -> tuple[tuple[int, tuple[Result, ...]], ...]:
+def private_results(
+    res: Resolution, interrogation: tuple[int, int] | None
+) -> tuple[tuple[int, tuple[Result, ...]], ...]:
     """Per seat: interrogation, then safehouse_needed, then the role result (S14, S18, S19)."""
     by_seat: dict[int, list[Result]] = {}
-    interrogation = _interrogation(res)
     if interrogation is not None:
         interrogator, detainee = interrogation
         by_seat.setdefault(interrogator, []).append(Result("interrogation", detainee))
@@ -330,6 +331,8 @@ def _interrogation(res: Resolution) -> tuple[int, int] | None:
 def publish(res: Resolution) -> StationState:
     """Step 12: record the Pouch for the Morning Cable and start the next day (S6, S23)."""
     state = res.state
+    over = res.winner is not None
+    interrogation = None if over else _interrogation(res)
     record = PouchRecord(
         day=state.day,
         operations=state.operations,
@@ -337,6 +340,7 @@ def publish(res: Resolution) -> StationState:
         liquidation=res.liquidation,
         cancelled=res.cancelled,
         detained=res.detained,
+        interrogation=interrogation,
         living=tuple(state.living()),
         votes=state.votes,
         tally=res.tally,
@@ -345,12 +349,11 @@ def publish(res: Resolution) -> StationState:
         recalled=res.recalled,
         deaths=res.deaths,
         rumor=res.rumor,
-        results=private_results(res),
+        results=private_results(res, interrogation),
         whispers=state.whispers,
         defector_won=res.recalled is not None and state.seats[res.recalled].role == R.DEFECTOR,
         winner=res.winner,
     )
-    over = res.winner is not None
     count = len(state.seats)
     new_state = evolve(
         state,
@@ -364,7 +367,7 @@ def publish(res: Resolution) -> StationState:
         if over
         else next_order_holder(state.seats, res.alive, state.order_holder),
         last_detained=res.detained,
-        interrogation=None if over else _interrogation(res),
+        interrogation=interrogation,
         history=(*state.history, record),
         deaths=state.deaths + res.deaths,
         winner=res.winner,

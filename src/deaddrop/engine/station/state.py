@@ -120,6 +120,8 @@ class PouchRecord:
     """Seats whose Operation was cancelled (S14, S15)."""
     detained: int | None
     """Who the Interrogator detained (S14)."""
+    interrogation: tuple[int, int] | None
+    """(Interrogator, detainee) of the chat this Pouch opened for the next day (S14)."""
     living: tuple[int, ...]
     """The seats living at lock: the voters and the L of S21."""
     votes: tuple[Vote, ...]
