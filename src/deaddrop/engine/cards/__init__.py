@@ -20,7 +20,7 @@ from deaddrop.engine.cards.deck import DECK, HAND_SIZES, Deal, check_deal, deal_
 from deaddrop.engine.cards.legal import legal_actions
 from deaddrop.engine.cards.record import Record, RecordError, parse_record
 from deaddrop.engine.cards.record_export import export_record
-from deaddrop.engine.cards.record_play import outcome, play_record, replay_record
+from deaddrop.engine.cards.record_play import outcome, play_record, record_game, replay_record
 from deaddrop.engine.cards.replay import replay
 from deaddrop.engine.cards.rounds import new_game
 from deaddrop.engine.cards.rules import apply
@@ -73,6 +73,7 @@ __all__ = [
     "parse_record",
     "pending_view",
     "play_record",
+    "record_game",
     "replay",
     "replay_record",
     "round_reveal",

@@ -49,37 +49,77 @@ def legal_actions(state: State) -> tuple[Action, ...]:
     if type(pending) is ChooseAction:
         return _main_actions(state, seat)
     if type(pending) is MayGrab:
-        # C8: grabbing is optional.
-        return (EndTurn(seat), *(Grab(seat, pair) for pair in pairs(state.hands[seat])))
+        return _grab_options(seat, state.hands[seat])
     if isinstance(pending, ChooseGive):
-        # C4: any card of the target's own hand.
-        return tuple(GiveCard(seat, card) for card in distinct(state.hands[seat]))
+        return _gives(seat, state.hands[seat])
     if isinstance(pending, ChooseHandBack):
-        # C7: one of the two shown cards.
-        return tuple(HandBack(seat, card) for card in distinct(pending.show))
+        return _hand_backs(seat, pending.show)
     return ()  # pragma: no cover - Pending is closed
 
 
 def _main_actions(state: State, seat: int) -> tuple[Action, ...]:
     hand = state.hands[seat]
-    gives = distinct(hand)
     eliminated = state.eliminated
-    others = [other for other in range(state.setup.players) if other != seat]
     out: list[Action] = []
-    for other in others:
+    for other in range(state.setup.players):
+        if other == seat:
+            continue
         if other in eliminated:
-            # C5: take any face-up card of an eliminated seat.
-            takes = distinct(state.hands[other])
-            out.extend(ShareInfo(seat, other, give, take) for give in gives for take in takes)
+            out.extend(_share_face_up(seat, other, hand, state.hands[other]))
         else:
-            # C4: the target will choose what it gives.
-            out.extend(ShareInfo(seat, other, give) for give in gives)
-    # C6: any card of the hand for any Stash card.
-    takes = distinct(state.stash)
-    out.extend(SwapStash(seat, give, take) for give in gives for take in takes)
-    # C7: two cards of the hand to a seat still in the round.
-    shows = pairs(hand)
-    for other in others:
-        if other not in eliminated:
-            out.extend(SellSecrets(seat, other, show) for show in shows)
+            out.extend(_share(seat, other, hand))
+    out.extend(_swaps(seat, hand, state.stash))
+    for other in range(state.setup.players):
+        if other != seat and other not in eliminated:
+            out.extend(_sales(seat, other, hand))
     return tuple(out)
+
+
+# The option lists below are immutable and depend on a few small keys, so they are cached:
+# random play (the simulator) asks for the same few hundred lists over and over.
+
+
+@cache
+def _share(seat: int, target: int, hand: tuple[int, ...]) -> tuple[ShareInfo, ...]:
+    # C4: any card of the hand; the target will choose what it gives.
+    return tuple(ShareInfo(seat, target, give) for give in distinct(hand))
+
+
+@cache
+def _share_face_up(
+    seat: int, target: int, hand: tuple[int, ...], face_up: tuple[int, ...]
+) -> tuple[ShareInfo, ...]:
+    # C5: any card of the hand for any face-up card of the eliminated seat.
+    gives, takes = distinct(hand), distinct(face_up)
+    return tuple(ShareInfo(seat, target, give, take) for give in gives for take in takes)
+
+
+@cache
+def _swaps(seat: int, hand: tuple[int, ...], stash: tuple[int, ...]) -> tuple[SwapStash, ...]:
+    # C6: any card of the hand for any Stash card.
+    gives, takes = distinct(hand), distinct(stash)
+    return tuple(SwapStash(seat, give, take) for give in gives for take in takes)
+
+
+@cache
+def _sales(seat: int, target: int, hand: tuple[int, ...]) -> tuple[SellSecrets, ...]:
+    # C7: two cards of the hand to a seat still in the round.
+    return tuple(SellSecrets(seat, target, show) for show in pairs(hand))
+
+
+@cache
+def _grab_options(seat: int, hand: tuple[int, ...]) -> tuple[EndTurn | Grab, ...]:
+    # C8: grabbing is optional.
+    return (EndTurn(seat), *(Grab(seat, pair) for pair in pairs(hand)))
+
+
+@cache
+def _gives(seat: int, hand: tuple[int, ...]) -> tuple[GiveCard, ...]:
+    # C4: any card of the target's own hand.
+    return tuple(GiveCard(seat, card) for card in distinct(hand))
+
+
+@cache
+def _hand_backs(seat: int, show: tuple[int, int]) -> tuple[HandBack, ...]:
+    # C7: one of the two shown cards.
+    return tuple(HandBack(seat, card) for card in distinct(show))

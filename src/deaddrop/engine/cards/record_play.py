@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from deaddrop.engine.cards.actions import (
+    Action,
     EndTurn,
     GiveCard,
     Grab,
@@ -16,7 +17,7 @@ from deaddrop.engine.cards.actions import (
 from deaddrop.engine.cards.record import Record, RecordError, RecordTurn, parse_record
 from deaddrop.engine.cards.rounds import new_game
 from deaddrop.engine.cards.rules import apply
-from deaddrop.engine.cards.state import ChooseHandBack, State
+from deaddrop.engine.cards.state import ChooseHandBack, Setup, State
 from deaddrop.engine.core.errors import IllegalAction
 
 
@@ -28,7 +29,17 @@ def replay_record(data: object) -> dict[str, Any]:
 
 def play_record(record: Record) -> State:
     """The state after every recorded turn, each round starting from its recorded deal."""
+    return _play(record)[0]
+
+
+def record_game(record: Record) -> tuple[Setup, tuple[Action, ...]]:
+    """The record as a game: its setup (with the recorded deals) and its action log."""
+    return record.setup, _play(record)[1]
+
+
+def _play(record: Record) -> tuple[State, tuple[Action, ...]]:
     state = new_game(record.setup)
+    log: list[Action] = []
     for number, rnd in enumerate(record.rounds, start=1):
         if number > 1 and state.winner is not None:
             raise RecordError(
@@ -42,38 +53,45 @@ def play_record(record: Record) -> State:
             if state.round != number or state.pending is None:
                 raise RecordError("C10", f"round {number} is over", where)
             try:
-                state = play_turn(state, turn)
+                state = play_turn(state, turn, log)
             except IllegalAction as error:
                 raise RecordError(error.code, error.message, where) from None
-    return state
+    return state, tuple(log)
 
 
-def play_turn(state: State, turn: RecordTurn) -> State:
-    """The state after one recorded turn: its action, any second decision, then grab or not."""
+def play_turn(state: State, turn: RecordTurn, log: list[Action]) -> State:
+    """The state after one recorded turn (its action, any second decision, grab or not).
+
+    Each engine action applied is appended to `log`.
+    """
+
+    def step(state: State, action: Action) -> State:
+        state, _ = apply(state, action)
+        log.append(action)
+        return state
+
     seat = turn.seat
     if turn.kind == "swap_stash":
-        state, _ = apply(state, SwapStash(seat, _card(turn.give), _card(turn.take)))
+        state = step(state, SwapStash(seat, _card(turn.give), _card(turn.take)))
     elif turn.kind == "share_info":
         target, give = _card(turn.target), _card(turn.give)
         if target in state.eliminated:
             # C5: the received card is the face-up card picked from the eliminated seat.
-            state, _ = apply(state, ShareInfo(seat, target, give, _card(turn.take)))
+            state = step(state, ShareInfo(seat, target, give, _card(turn.take)))
         else:
-            state, _ = apply(state, ShareInfo(seat, target, give))
-            state, _ = apply(state, GiveCard(target, _card(turn.take)))
+            state = step(state, ShareInfo(seat, target, give))
+            state = step(state, GiveCard(target, _card(turn.take)))
     else:
-        state, _ = apply(state, SellSecrets(seat, _card(turn.target), _pair(turn.show)))
+        state = step(state, SellSecrets(seat, _card(turn.target), _pair(turn.show)))
         if isinstance(state.pending, ChooseHandBack):
             if turn.hand_back is None:
                 raise IllegalAction("C7", "the answer is yes: hand_back must name a shown card")
-            state, _ = apply(state, HandBack(seat, turn.hand_back))
+            state = step(state, HandBack(seat, turn.hand_back))
         elif turn.hand_back is not None:
             raise IllegalAction("C7", "the answer is no: hand_back must be absent")
     if turn.grab is not None:
-        state, _ = apply(state, Grab(seat, turn.grab))
-    else:
-        state, _ = apply(state, EndTurn(seat))
-    return state
+        return step(state, Grab(seat, turn.grab))
+    return step(state, EndTurn(seat))
 
 
 def _card(value: int | None) -> int:
