@@ -10,8 +10,8 @@ from deaddrop.engine.station.channels import Channel, can_read, check_post
 
 from .helpers import Table
 
-PUBLIC_KEYS = ("day", "over", "winner", "defector_won", "roster", "cables", "votes")
-PUBLIC_KEYS += ("whispers_announced",)
+PUBLIC_KEYS = ["day", "over", "winner", "defector_won", "roster", "cables", "votes"]
+PUBLIC_KEYS += ["whispers_announced"]
 
 
 def recall(t: Table, name: str) -> None:
@@ -153,8 +153,8 @@ def test_s31_the_text_is_only_for_the_two() -> None:
     assert announced.audience.public and "text" not in announced.payload
     assert private.audience.seats == {t.seat("watcher"), t.seat("defector")}
     assert private.payload["text"] == "the owl flies at dawn"
-    for viewer in ("watcher", "defector"):
-        assert "the owl flies at dawn" in t.view_text(viewer)
+    for party in ("watcher", "defector"):
+        assert "the owl flies at dawn" in t.view_text(party)
     for viewer in ("analyst", "ringleader", "forger", None):
         assert "the owl flies at dawn" not in t.view_text(viewer)
     recall(t, "watcher")
