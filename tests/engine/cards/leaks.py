@@ -50,7 +50,9 @@ def assert_c12(state: State, seat: int | None) -> dict[str, Any]:
     if seat is not None:
         assert seen["hand"] == list(state.hands[seat])
     assert seen["stash"] == list(state.stash)
-    assert seen["eliminated"] == [{"seat": s, "hand": list(state.hands[s])} for s in state.eliminated]
+    assert seen["eliminated"] == [
+        {"seat": s, "hand": list(state.hands[s])} for s in state.eliminated
+    ]
     assert seen["log"] == [log_entry(e) for e in state.log if e.audience.includes(seat)]
     face_down = state.setup.options.grab_face_down
     for entry in seen["log"]:

@@ -15,6 +15,7 @@ from deaddrop.engine.cards import (
     SellSecrets,
     Setup,
     ShareInfo,
+    State,
     SwapStash,
     apply,
     new_game,
@@ -26,7 +27,7 @@ from tests.engine.cards.helpers import README_DEAL, play, table
 from tests.engine.cards.leaks import SEAT_KEYS, SPECTATOR_KEYS, assert_c12
 
 
-def _busy_table():  # type: ignore[no-untyped-def]
+def _busy_table() -> State:
     """README deal after a swap, a trade, a sale and a failed grab."""
     state, _ = play(
         table(README_DEAL, 0),

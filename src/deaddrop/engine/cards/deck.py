@@ -57,7 +57,7 @@ def check_deal(deal: Deal, players: int) -> None:
     for hand in deal.hands:
         cards.extend(hand)
     if any(type(card) is not int for card in cards) or Counter(cards) != DECK_COUNTS:
-        raise IllegalAction("C1", "the deal is not the deck of C1 (four 0s, three 1s, …)")
+        raise IllegalAction("C1", "the deal is not the 13 cards of the deck")
 
 
 def shuffled_deck(rng: Rng) -> tuple[list[int], Rng]:

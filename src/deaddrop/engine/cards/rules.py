@@ -119,6 +119,13 @@ def _holds_pair(hand: tuple[int, ...], pair: object) -> tuple[int, int] | None:
     return None
 
 
+def _not_a_pair(verb: str, pair: object) -> str:
+    """Why a shown or grabbed pair is refused."""
+    if type(pair) is tuple and len(pair) == 2:
+        return f"cannot {verb} {pair[0]} and {pair[1]}: not in hand"
+    return f"{verb} two cards of the hand"
+
+
 def _advance(
     state: State,
     hands: tuple[tuple[int, ...], ...],
@@ -221,7 +228,7 @@ def _sell_secrets(state: State, action: SellSecrets) -> tuple[State, tuple[Event
         raise IllegalAction("C7", "sell to another seat still in the round")
     show = _holds_pair(state.hands[seat], action.show)
     if show is None:
-        raise IllegalAction("C7", f"show two cards of the hand, not {action.show!r}")
+        raise IllegalAction("C7", _not_a_pair("show", action.show))
     total = show[0] + show[1]
     # C7: the answer is the truth about the buyer's hand; a sum above 5 is always no.
     yes = total <= 5 and total in state.hands[target]
@@ -264,7 +271,7 @@ def _grab(state: State, action: Grab) -> tuple[State, tuple[Event, ...]]:
     hand = state.hands[seat]
     pair = _holds_pair(hand, action.pair)
     if pair is None:
-        raise IllegalAction("C8", f"grab two cards of the hand, not {action.pair!r}")
+        raise IllegalAction("C8", _not_a_pair("grab", action.pair))
     matched = pair[0] + pair[1] == state.drop
     face_down = state.setup.options.grab_face_down
     # C8: the pair goes face up unless grab_face_down; the Drop is checked by the grabber alone.
