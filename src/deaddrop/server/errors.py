@@ -55,6 +55,13 @@ def describe(exc: HTTPException) -> str:
     return EXPLANATIONS.get(exc.status_code) or exc.detail
 
 
+def describe_for_api(exc: HTTPException) -> str:
+    """A message for a program: Litestar's own detail, except where it would say too little."""
+    if isinstance(exc, PermissionDeniedException | ValidationException):
+        return describe(exc)
+    return exc.detail
+
+
 def error_response(
     request: Request[Any, Any, Any], status_code: int, message: str
 ) -> Response[Any]:
@@ -77,7 +84,8 @@ def error_response(
 
 def handle_http_exception(request: Request[Any, Any, Any], exc: HTTPException) -> Response[Any]:
     """Render a refused request (4xx) or a known server error with its status kept."""
-    response = error_response(request, exc.status_code, describe(exc))
+    message = describe_for_api(exc) if is_api(request) else describe(exc)
+    response = error_response(request, exc.status_code, message)
     if exc.headers:
         response.headers.update(exc.headers)
     return response

@@ -6,11 +6,17 @@ from typing import Any
 from urllib.parse import quote
 
 from litestar import Request
+from litestar.di import NamedDependency
 from litestar.exceptions import NotAuthorizedException
-from sqlalchemy.ext.asyncio import AsyncSession
 
 from deaddrop.server.accounts.models import User
+from deaddrop.server.db.dependencies import DB
 from deaddrop.server.sessions import request_rotation
+
+Viewer = NamedDependency[User | None]
+"""Annotation of a handler parameter `viewer`: the logged-in account or None for a guest."""
+Me = NamedDependency[User]
+"""Annotation of a handler parameter `me`: the logged-in account; guests must log in first."""
 
 _USER_ID = "uid"
 _EPOCH = "epoch"
@@ -41,7 +47,7 @@ def log_out(request: Request[Any, Any, Any]) -> None:
     request_rotation(request.session)
 
 
-async def provide_viewer(request: Request[Any, Any, Any], db: AsyncSession) -> User | None:
+async def provide_viewer(request: Request[Any, Any, Any], db: DB) -> User | None:
     """The logged-in account, or None for a guest or a session ended by a password change."""
     user_id = request.session.get(_USER_ID)
     if not isinstance(user_id, int):
@@ -53,7 +59,7 @@ async def provide_viewer(request: Request[Any, Any, Any], db: AsyncSession) -> U
     return user
 
 
-async def provide_me(request: Request[Any, Any, Any], viewer: User | None) -> User:
+async def provide_me(request: Request[Any, Any, Any], viewer: Viewer) -> User:
     """The logged-in account; guests are sent to log in first."""
     if viewer is None:
         raise LoginRequired(next_path=request.url.path)

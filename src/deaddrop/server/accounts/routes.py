@@ -6,13 +6,12 @@ from typing import Annotated, Any
 
 from litestar import Request, Router, get, post
 from litestar.enums import RequestEncodingType
-from litestar.params import Body, Parameter
+from litestar.params import Body, QueryParameter
 from litestar.plugins.flash import flash
 from litestar.response import Redirect, Template
-from sqlalchemy.ext.asyncio import AsyncSession
 
 from deaddrop.server.accounts import limits
-from deaddrop.server.accounts.auth import log_in, log_out, safe_next
+from deaddrop.server.accounts.auth import Me, Viewer, log_in, log_out, safe_next
 from deaddrop.server.accounts.checks import offered_time_zones
 from deaddrop.server.accounts.forms import (
     LoginForm,
@@ -23,7 +22,6 @@ from deaddrop.server.accounts.forms import (
     validate_profile,
     validate_sign_up,
 )
-from deaddrop.server.accounts.models import User
 from deaddrop.server.accounts.service import (
     UsernameTaken,
     WrongPassword,
@@ -32,7 +30,8 @@ from deaddrop.server.accounts.service import (
     do_sign_up,
     do_update_profile,
 )
-from deaddrop.server.accounts.throttle import LoginThrottle
+from deaddrop.server.accounts.throttle import Throttle
+from deaddrop.server.db.dependencies import DB
 from deaddrop.server.render import FORM_REFUSED, client_ip, page, see_other
 
 Form = Body(media_type=RequestEncodingType.URL_ENCODED)
@@ -40,7 +39,7 @@ AnyRequest = Request[Any, Any, Any]
 
 
 @get("/signup", name="signup")
-async def sign_up_page(viewer: User | None) -> Template | Redirect:
+async def sign_up_page(viewer: Viewer) -> Template | Redirect:
     """The sign-up form (a logged-in person goes home instead)."""
     if viewer is not None:
         return see_other("/")
@@ -49,7 +48,7 @@ async def sign_up_page(viewer: User | None) -> Template | Redirect:
 
 @post("/signup")
 async def sign_up(
-    request: AnyRequest, db: AsyncSession, data: Annotated[SignUpForm, Form]
+    request: AnyRequest, db: DB, data: Annotated[SignUpForm, Form]
 ) -> Template | Redirect:
     """Create the account and log it in, or show what to fix."""
     values, errors = validate_sign_up(data)
@@ -72,7 +71,7 @@ async def sign_up(
 
 @get("/login", name="login")
 async def login_page(
-    viewer: User | None, next_path: Annotated[str, Parameter(query="next")] = "/"
+    viewer: Viewer, next_path: Annotated[str, QueryParameter(name="next")] = "/"
 ) -> Template | Redirect:
     """The log-in form."""
     if viewer is not None:
@@ -83,8 +82,8 @@ async def login_page(
 @post("/login")
 async def login(
     request: AnyRequest,
-    db: AsyncSession,
-    throttle: LoginThrottle,
+    db: DB,
+    throttle: Throttle,
     data: Annotated[LoginForm, Form],
 ) -> Template | Redirect:
     """Log in, unless the password is wrong or too many attempts failed lately."""
@@ -116,7 +115,7 @@ async def logout(request: AnyRequest) -> Redirect:
 
 
 @get("/account", name="account")
-async def account_page(me: User) -> Template:
+async def account_page(me: Me) -> Template:
     """The profile form, filled in."""
     form = ProfileForm(display_name=me.display_name, email=me.email or "", time_zone=me.time_zone)
     return _profile_form(me, form, {})
@@ -124,7 +123,7 @@ async def account_page(me: User) -> Template:
 
 @post("/account")
 async def update_account(
-    request: AnyRequest, db: AsyncSession, me: User, data: Annotated[ProfileForm, Form]
+    request: AnyRequest, db: DB, me: Me, data: Annotated[ProfileForm, Form]
 ) -> Template | Redirect:
     """Save the profile, or show what to fix."""
     profile, errors = validate_profile(data)
@@ -138,14 +137,14 @@ async def update_account(
 
 
 @get("/account/password", name="password")
-async def password_page(me: User) -> Template:
+async def password_page(me: Me) -> Template:
     """The change-password form."""
     return page("accounts/password.html", viewer=me, errors={}, limits=limits)
 
 
 @post("/account/password")
 async def change_password(
-    request: AnyRequest, db: AsyncSession, me: User, data: Annotated[PasswordForm, Form]
+    request: AnyRequest, db: DB, me: Me, data: Annotated[PasswordForm, Form]
 ) -> Template | Redirect:
     """Change the password (the current one is required) and end every other session."""
     new_password, errors = validate_new_password(data, me.username)
@@ -196,7 +195,7 @@ def _login_form(
 
 
 def _profile_form(
-    me: User, form: ProfileForm, errors: dict[str, str], status_code: int = 200
+    me: Me, form: ProfileForm, errors: dict[str, str], status_code: int = 200
 ) -> Template:
     return page(
         "accounts/account.html",

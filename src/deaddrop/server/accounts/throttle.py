@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from litestar.di import NamedDependency
 from litestar.stores.base import Store
 
 
@@ -57,6 +58,10 @@ class LoginThrottle:
         if await self._count(key) < limit:
             return None
         return max(1, await self.store.expires_in(key) or self.window_seconds)
+
+
+Throttle = NamedDependency[LoginThrottle]
+"""Annotation of a handler parameter `throttle`: the app's login throttle."""
 
 
 def _user_key(username: str) -> str:

@@ -5,11 +5,12 @@ from __future__ import annotations
 from litestar import Router, get
 from litestar.exceptions import HTTPException
 from sqlalchemy import text
-from sqlalchemy.ext.asyncio import AsyncSession
+
+from deaddrop.server.db.dependencies import DB
 
 
 @get("/health", name="health", skip_session=True)
-async def health(db: AsyncSession) -> dict[str, str]:
+async def health(db: DB) -> dict[str, str]:
     """`ok` when the app is up and its database answers; 503 otherwise (for load balancers)."""
     try:
         await db.execute(text("SELECT 1"))

@@ -5,7 +5,11 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 
 from litestar.datastructures import State
+from litestar.di import NamedDependency
 from sqlalchemy.ext.asyncio import AsyncSession
+
+DB = NamedDependency[AsyncSession]
+"""Annotation of a handler parameter `db`: this request's database session."""
 
 
 async def provide_db(state: State) -> AsyncIterator[AsyncSession]:

@@ -5,19 +5,19 @@ from __future__ import annotations
 from litestar import Router, get
 from litestar.response import Template
 
-from deaddrop.server.accounts.models import User
+from deaddrop.server.accounts.auth import Viewer
 from deaddrop.server.render import page
 
 
 @get("/", name="home")
-async def home(viewer: User | None) -> Template:
+async def home(viewer: Viewer) -> Template:
     """What Dead Drop is for a guest; a person's games for a logged-in one."""
     # Games arrive with the lobby; until then the list is honestly empty.
     return page("pages/home.html", viewer=viewer, games=[])
 
 
 @get("/how-to-play", name="how_to_play")
-async def how_to_play(viewer: User | None) -> Template:
+async def how_to_play(viewer: Viewer) -> Template:
     """The rules of Station (and a short word on Cards) in plain language."""
     return page("pages/how_to_play.html", viewer=viewer)
 
