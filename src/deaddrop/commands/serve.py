@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import subprocess
+import sys
 
 from deaddrop.server.settings import Settings
 
@@ -58,6 +60,7 @@ def run_migrate(args: argparse.Namespace) -> int:
     settings = Settings.from_env()
     if args.new:
         path = asyncio.run(_new_revision(settings, args.new))
+        _tidy(path)
         print(f"Wrote {path}; review it before committing.")
         return 0
     revision = asyncio.run(_upgrade(settings))
@@ -86,6 +89,15 @@ async def _new_revision(settings: Settings, message: str) -> str:
         return str(await new_revision(engine, message))
     finally:
         await engine.dispose()
+
+
+def _tidy(path: str) -> None:
+    # Generated code goes through the same formatter as the rest, when ruff is installed.
+    for command in (["format", "--quiet"], ["check", "--fix", "--quiet", "--exit-zero"]):
+        try:
+            subprocess.run([sys.executable, "-m", "ruff", *command, path], check=False)
+        except OSError:
+            return
 
 
 def _describe(settings: Settings) -> str:
