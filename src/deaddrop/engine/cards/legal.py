@@ -7,7 +7,7 @@ see (C12): its own hand, The Stash, eliminated hands and who is still in the rou
 
 from __future__ import annotations
 
-from functools import cache
+from functools import cache, lru_cache
 
 from deaddrop.engine.cards.actions import (
     Action,
@@ -60,32 +60,41 @@ def legal_actions(state: State) -> tuple[Action, ...]:
 def _main_actions(state: State, seat: int) -> tuple[Action, ...]:
     hand = state.hands[seat]
     eliminated = state.eliminated
-    out: list[Action] = []
-    for other in range(state.setup.players):
-        if other == seat:
-            continue
-        if other in eliminated:
-            out.extend(_share_face_up(seat, other, hand, state.hands[other]))
-        else:
-            out.extend(_share(seat, other, hand))
-    out.extend(_swaps(seat, hand, state.stash))
-    for other in range(state.setup.players):
-        if other != seat and other not in eliminated:
-            out.extend(_sales(seat, other, hand))
-    return tuple(out)
+    out = _with_living(seat, state.setup.players, hand, eliminated) + _swaps(
+        seat, hand, state.stash
+    )
+    for other in eliminated:
+        out += _share_face_up(seat, other, hand, state.hands[other])
+    return out
 
 
 # The option lists below are immutable and depend on a few small keys, so they are cached:
-# random play (the simulator) asks for the same few hundred lists over and over.
+# random play (the simulator) asks for the same lists over and over. A hand is one of at most
+# 101 multisets of the deck, so the caches stay small; the bound is a guard all the same.
+_CACHE = 8192
 
 
-@cache
+@lru_cache(maxsize=_CACHE)
+def _with_living(
+    seat: int, players: int, hand: tuple[int, ...], eliminated: tuple[int, ...]
+) -> tuple[Action, ...]:
+    """Share Info and Sell Secrets with every other seat still in the round."""
+    out: list[Action] = []
+    others = [other for other in range(players) if other != seat and other not in eliminated]
+    for other in others:
+        out.extend(_share(seat, other, hand))
+    for other in others:
+        out.extend(_sales(seat, other, hand))
+    return tuple(out)
+
+
+@lru_cache(maxsize=_CACHE)
 def _share(seat: int, target: int, hand: tuple[int, ...]) -> tuple[ShareInfo, ...]:
     # C4: any card of the hand; the target will choose what it gives.
     return tuple(ShareInfo(seat, target, give) for give in distinct(hand))
 
 
-@cache
+@lru_cache(maxsize=_CACHE)
 def _share_face_up(
     seat: int, target: int, hand: tuple[int, ...], face_up: tuple[int, ...]
 ) -> tuple[ShareInfo, ...]:
@@ -94,32 +103,32 @@ def _share_face_up(
     return tuple(ShareInfo(seat, target, give, take) for give in gives for take in takes)
 
 
-@cache
+@lru_cache(maxsize=_CACHE)
 def _swaps(seat: int, hand: tuple[int, ...], stash: tuple[int, ...]) -> tuple[SwapStash, ...]:
     # C6: any card of the hand for any Stash card.
     gives, takes = distinct(hand), distinct(stash)
     return tuple(SwapStash(seat, give, take) for give in gives for take in takes)
 
 
-@cache
+@lru_cache(maxsize=_CACHE)
 def _sales(seat: int, target: int, hand: tuple[int, ...]) -> tuple[SellSecrets, ...]:
     # C7: two cards of the hand to a seat still in the round.
     return tuple(SellSecrets(seat, target, show) for show in pairs(hand))
 
 
-@cache
+@lru_cache(maxsize=_CACHE)
 def _grab_options(seat: int, hand: tuple[int, ...]) -> tuple[EndTurn | Grab, ...]:
     # C8: grabbing is optional.
     return (EndTurn(seat), *(Grab(seat, pair) for pair in pairs(hand)))
 
 
-@cache
+@lru_cache(maxsize=_CACHE)
 def _gives(seat: int, hand: tuple[int, ...]) -> tuple[GiveCard, ...]:
     # C4: any card of the target's own hand.
     return tuple(GiveCard(seat, card) for card in distinct(hand))
 
 
-@cache
+@lru_cache(maxsize=_CACHE)
 def _hand_backs(seat: int, show: tuple[int, int]) -> tuple[HandBack, ...]:
     # C7: one of the two shown cards.
     return tuple(HandBack(seat, card) for card in distinct(show))
