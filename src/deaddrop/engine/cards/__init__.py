@@ -1,7 +1,33 @@
 """Cards: the rules engine of the deduction card game (rules/cards.md, C1–C12).
 
-Pure and deterministic: `new_game(setup)`, `legal_actions(state)`, `apply(state, action)`,
-`view(state, seat)`, `replay(setup, log)`, and game records in and out.
+Pure and deterministic. A game is a `Setup` (players, seed, options, optionally round 1's
+first seat and given deals) plus its action log: `new_game(setup)`, then
+`apply(state, action) -> (state, events)` for each decision; `replay(setup, log)` rebuilds the
+state exactly. `legal_actions(state)` lists the distinct options of the seat that must decide.
+
+Decisions (`state.pending`; each has `.seat`, the seat that decides):
+
+- `ChooseAction(mover)`: `ShareInfo`, `SwapStash` or `SellSecrets`.
+- `ChooseGive(target, mover, offered)`: Share Info with a seat in the round; the target picks
+  the card it gives (`GiveCard`) without seeing `offered` (C4). With an eliminated seat the
+  mover names the face-up card in `ShareInfo.take` and there is no second step (C5).
+- `ChooseHandBack(seller, buyer, show)`: a sale answered yes; the seller picks which shown card
+  goes back (`HandBack`); the buyer's card of the sum's value moves by itself (C7). The answer
+  is computed from the buyer's hand, never chosen.
+- `MayGrab(mover)`: the action is done; `Grab(pair)` (C8) or `EndTurn`; then the next seat
+  still in the round moves (C3). The round ends on a matching grab or the last agent standing
+  (C9); the next round is dealt at once from the game's RNG (C10); `pending` is None once
+  someone holds `tokens_to_win` tokens (C11).
+
+Events carry their audience. Public: `deal`, `swap_stash`, `share_info` (the cards only when
+face up, C5), `sell_secrets` (answer, cards_moved), `grab` (pair None when `grab_face_down`),
+`eliminated` (hand and pair face up), `round_end` (every card, C10), `game_end`. Private to
+the parties: `hand` (a seat's dealt hand), `share_info_cards`, `sell_secrets_shown`,
+`sell_secrets_cards`, and `drop_checked` to the grabber alone, who sees The Drop's value
+whether the grab matched or not (the rulebook: they "secretly check The Drop").
+
+`view(state, seat)` (seat None: a spectator) is the JSON-ready C12 view; `export_record` and
+`replay_record` write and read the game-record format of scenarios/cards/README.md.
 """
 
 from deaddrop.engine.cards.actions import (

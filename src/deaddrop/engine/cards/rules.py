@@ -48,7 +48,7 @@ def apply(state: State, action: Action) -> tuple[State, tuple[Event, ...]]:
     if pending is None:
         raise IllegalAction("C11", "the game is over")
     seat = getattr(action, "seat", None)
-    if seat != pending.seat:
+    if type(seat) is not int or seat != pending.seat:
         raise _not_your_decision(pending)
     if type(pending) is ChooseAction:
         if isinstance(action, SwapStash):
