@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
+from itertools import pairwise
 from math import factorial
 
 from deaddrop.engine.core.errors import IllegalAction
@@ -46,8 +47,23 @@ def check_players(players: object) -> int:
     return players
 
 
+def _sorted_cards(cards: object) -> bool:
+    """Whether this is a sorted tuple of card values (ints)."""
+    if type(cards) is not tuple or any(type(card) is not int for card in cards):
+        return False
+    return all(a <= b for a, b in pairwise(cards))
+
+
 def check_deal(deal: Deal, players: int) -> None:
     """Raise IllegalAction unless the deal has C2's sizes and is exactly C1's deck."""
+    if (
+        not isinstance(deal, Deal)
+        or type(deal.drop) is not int
+        or not _sorted_cards(deal.stash)
+        or type(deal.hands) is not tuple
+        or not all(_sorted_cards(hand) for hand in deal.hands)
+    ):
+        raise IllegalAction("C1", "a deal holds card values, each hand and the stash sorted")
     if len(deal.stash) != players:
         raise IllegalAction("C2", f"the stash must hold {players} cards")
     size = HAND_SIZES[players]
@@ -56,7 +72,7 @@ def check_deal(deal: Deal, players: int) -> None:
     cards = [deal.drop, *deal.stash]
     for hand in deal.hands:
         cards.extend(hand)
-    if any(type(card) is not int for card in cards) or Counter(cards) != DECK_COUNTS:
+    if Counter(cards) != DECK_COUNTS:
         raise IllegalAction("C1", "the deal is not the 13 cards of the deck")
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from deaddrop.engine.cards.deck import Deal, check_deal, check_players, deal_from_rng
-from deaddrop.engine.cards.state import ChooseAction, RoundResult, Setup, State
+from deaddrop.engine.cards.state import ChooseAction, Options, RoundResult, Setup, State
 from deaddrop.engine.core.errors import IllegalAction
 from deaddrop.engine.core.events import Audience, Event
 from deaddrop.engine.core.rng import Rng
@@ -13,16 +13,23 @@ _PUBLIC = Audience.everyone()
 
 def check_setup(setup: Setup) -> None:
     """Raise IllegalAction unless the setup can start a game (C2, C3, C8, C11)."""
+    if not isinstance(setup, Setup):
+        raise IllegalAction("C2", "a game starts from a Setup")
     players = check_players(setup.players)
     if type(setup.seed) is not int:
         raise IllegalAction("C2", "the seed must be an integer")
+    if not isinstance(setup.options, Options):
+        raise IllegalAction("C11", "the table options must be Options")
     if type(setup.options.grab_face_down) is not bool:
         raise IllegalAction("C8", "grab_face_down must be true or false")
     tokens = setup.options.tokens_to_win
     if type(tokens) is not int or tokens < 1:
         raise IllegalAction("C11", "tokens_to_win must be a positive integer")
-    if setup.first is not None and setup.first not in range(players):
+    first = setup.first
+    if first is not None and (type(first) is not int or first not in range(players)):
         raise IllegalAction("C3", f"the first seat must be a seat from 0 to {players - 1}")
+    if type(setup.deals) is not tuple:
+        raise IllegalAction("C2", "the given deals are a tuple of Deal")
     for number, deal in enumerate(setup.deals, start=1):
         try:
             check_deal(deal, players)
