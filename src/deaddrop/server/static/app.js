@@ -30,5 +30,12 @@ function offerDeviceZone(select) {
   select.insertAdjacentElement("afterend", button);
 }
 
+// Coming back with the browser's Back button restores the page as it was left: re-arm it.
+window.addEventListener("pageshow", () => {
+  for (const button of document.querySelectorAll("button[type=submit][disabled]")) {
+    button.disabled = false;
+  }
+});
+
 for (const form of document.querySelectorAll("form")) guardDoubleSubmit(form);
 for (const select of document.querySelectorAll("select[data-zone-picker]")) offerDeviceZone(select);
