@@ -55,9 +55,11 @@ actions = st.one_of(
 def _canonical(action: Any) -> Any:
     """The action with a shown or grabbed pair in ascending order, as legal_actions lists it."""
     if isinstance(action, SellSecrets):
-        return replace(action, show=tuple(sorted(action.show)))
+        low, high = sorted(action.show)
+        return replace(action, show=(low, high))
     if isinstance(action, Grab):
-        return replace(action, pair=tuple(sorted(action.pair)))
+        low, high = sorted(action.pair)
+        return replace(action, pair=(low, high))
     return action
 
 
