@@ -4,7 +4,19 @@ from __future__ import annotations
 
 from typing import Any
 
-from deaddrop.engine.cards import ChooseGive, ChooseHandBack, State, log_entry, view
+from deaddrop.engine.cards import (
+    Action,
+    ChooseGive,
+    ChooseHandBack,
+    GiveCard,
+    Grab,
+    HandBack,
+    SellSecrets,
+    ShareInfo,
+    State,
+    log_entry,
+    view,
+)
 
 SEAT_KEYS = {
     "viewer",
@@ -91,3 +103,58 @@ def _round_start(log: list[dict[str, Any]], number: int) -> int:
         if entry["kind"] == "deal" and entry["round"] == number:
             return index
     raise AssertionError(f"no deal for round {number}")
+
+
+def reduce_private(entry: dict[str, Any]) -> tuple[str, tuple[int, ...]]:
+    """A private log entry as (kind, the card values it tells)."""
+    kind = entry["kind"]
+    if kind == "hand":
+        return kind, tuple(entry["hand"])
+    if kind in ("share_info_cards", "sell_secrets_cards"):
+        return kind, (entry["give"], entry["receive"])
+    if kind == "sell_secrets_shown":
+        return kind, tuple(entry["show"])
+    assert kind == "drop_checked", kind
+    return kind, (entry["drop"],)
+
+
+def referee(states: list[State], log: list[Action]) -> dict[int, list[tuple[str, tuple[int, ...]]]]:
+    """What each seat may privately learn per C12, worked out from the actions alone.
+
+    Independent of the engine's events: its own hand at each deal, the two cards of a trade it
+    made, the cards shown in a sale it was party to and the cards that then moved, and The
+    Drop when it grabbed.
+    """
+    players = states[0].setup.players
+    known: dict[int, list[tuple[str, tuple[int, ...]]]] = {s: [] for s in range(players)}
+
+    def dealt(state: State) -> None:
+        for seat in range(players):
+            known[seat].append(("hand", state.hands[seat]))
+
+    dealt(states[0])
+    offered: tuple[int, int, int] | None = None
+    sale: tuple[int, int, tuple[int, int]] | None = None
+    for before, action, after in zip(states, log, states[1:], strict=False):
+        if isinstance(action, ShareInfo) and action.take is None:
+            offered = (action.seat, action.target, action.give)
+        elif isinstance(action, GiveCard):
+            assert offered is not None
+            mover, target, card = offered
+            for seat in (mover, target):
+                known[seat].append(("share_info_cards", (card, action.card)))
+        elif isinstance(action, SellSecrets):
+            low, high = sorted(action.show)
+            sale = (action.seat, action.target, (low, high))
+            for seat in (action.seat, action.target):
+                known[seat].append(("sell_secrets_shown", (low, high)))
+        elif isinstance(action, HandBack):
+            assert sale is not None
+            seller, buyer, show = sale
+            for seat in (seller, buyer):
+                known[seat].append(("sell_secrets_cards", (action.card, show[0] + show[1])))
+        elif isinstance(action, Grab):
+            known[action.seat].append(("drop_checked", (before.drop,)))
+        if after.round != before.round:
+            dealt(after)
+    return known

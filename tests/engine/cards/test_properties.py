@@ -16,10 +16,11 @@ from deaddrop.engine.cards import (
     outcome,
     replay,
     replay_record,
+    view,
 )
 from deaddrop.engine.core.errors import IllegalAction
 from tests.engine.cards.helpers import DEFAULT_CAP, cards_on_table, play_random
-from tests.engine.cards.leaks import assert_c12
+from tests.engine.cards.leaks import assert_c12, reduce_private, referee
 
 games = st.builds(
     lambda players, seed, face_down, tokens: Setup(
@@ -58,6 +59,18 @@ def test_c12_no_view_ever_shows_what_the_seat_may_not_see(
     for state in states[:: max(1, len(states) // 25)] + states[-1:]:
         for seat in [None, *range(setup.players)]:
             assert_c12(state, seat)
+
+
+@settings(max_examples=60, deadline=None)
+@given(setup=games, chooser=choosers, patience=patience)
+def test_c12_each_seat_learns_privately_exactly_what_the_referee_says(
+    setup: Setup, chooser: int, patience: float
+) -> None:
+    final, log, states = play_random(setup, chooser, cap=400, patience=patience)
+    expected = referee(states, log)
+    for seat in range(setup.players):
+        private = [reduce_private(e) for e in view(final, seat)["log"] if not e["public"]]
+        assert private == expected[seat]
 
 
 @settings(max_examples=60, deadline=None)
