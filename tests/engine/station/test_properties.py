@@ -215,6 +215,11 @@ def test_events_reach_only_their_audience(game: Played) -> None:
                 assert len(seats) == 1
             elif event.kind == "final_cable_saved":
                 assert isinstance(action, A.EditFinalCable) and seats == {action.seat}
+            elif event.kind == "operation_saved" and isinstance(action, A.RemovePlayer):
+                # S8, S40: a removal clears the saves that named the removed player; each
+                # owner (the Ring, for the order) is told that their save was cleared.
+                owner = before.seat_by_codename(event.payload["codename"])
+                assert seats in ({owner}, ring - {action.seat})
             elif event.kind == "operation_saved":
                 assert seats in ({getattr(action, "seat", None)}, ring)
             else:

@@ -4,6 +4,7 @@ from deaddrop.engine.station.actions import (
     Action,
     CastVote,
     EditFinalCable,
+    MarkDone,
     RemovePlayer,
     ResolvePouch,
     SaveOperation,
@@ -11,6 +12,7 @@ from deaddrop.engine.station.actions import (
     SendWhisper,
     WithdrawOperation,
     WithdrawVote,
+    all_done,
 )
 from deaddrop.engine.station.game import apply, replay
 from deaddrop.engine.station.setup import StationSetup, setup_from_deal, start
@@ -21,6 +23,7 @@ __all__ = [
     "Action",
     "CastVote",
     "EditFinalCable",
+    "MarkDone",
     "RemovePlayer",
     "ResolvePouch",
     "SaveOperation",
@@ -30,6 +33,7 @@ __all__ = [
     "StationState",
     "WithdrawOperation",
     "WithdrawVote",
+    "all_done",
     "apply",
     "replay",
     "setup_from_deal",

@@ -73,6 +73,14 @@ class EditFinalCable:
 
 
 @dataclass(frozen=True, slots=True)
+class MarkDone:
+    """Say one is done (or not) for the day; when all living are, an early Pouch may leave (S41)."""
+
+    seat: int
+    done: bool = True
+
+
+@dataclass(frozen=True, slots=True)
 class ResolvePouch:
     """The deadline has come: resolve the day (S20)."""
 
@@ -85,7 +93,7 @@ class RemovePlayer:
 
 
 DayAction = SaveOperation | SaveOrder | WithdrawOperation | CastVote | WithdrawVote | SendWhisper
-Action = DayAction | EditFinalCable | ResolvePouch | RemovePlayer
+Action = DayAction | EditFinalCable | MarkDone | ResolvePouch | RemovePlayer
 
 
 def check_open(state: StationState) -> None:
@@ -181,3 +189,10 @@ def check_removal(state: StationState, action: RemovePlayer) -> None:
     """The host removes only a living player of a running game (S40)."""
     check_open(state)
     check_living(state, action.seat, "S40")
+
+
+def all_done(state: StationState) -> bool:
+    """S41: every living player has marked themselves done for the day."""
+    return not state.over and all(
+        done for done, alive in zip(state.done, state.alive, strict=True) if alive
+    )

@@ -18,6 +18,7 @@ _KINDS: dict[str, type[A.Action]] = {
     "withdraw_vote": A.WithdrawVote,
     "send_whisper": A.SendWhisper,
     "edit_final_cable": A.EditFinalCable,
+    "mark_done": A.MarkDone,
     "resolve_pouch": A.ResolvePouch,
     "remove_player": A.RemovePlayer,
 }
@@ -30,6 +31,7 @@ _FIELDS: dict[type[A.Action], tuple[tuple[str, type], ...]] = {
     A.WithdrawVote: (("seat", int),),
     A.SendWhisper: (("seat", int), ("recipient", int), ("text", str)),
     A.EditFinalCable: (("seat", int), ("text", str)),
+    A.MarkDone: (("seat", int), ("done", bool)),
     A.ResolvePouch: (),
     A.RemovePlayer: (("seat", int),),
 }

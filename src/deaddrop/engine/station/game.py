@@ -52,6 +52,15 @@ def apply(state: StationState, action: A.Action) -> Transition:
         cables = _with(state.final_cables, action.seat, action.text)
         event = Event("final_cable_saved", {"text": action.text}, Audience.only(action.seat))
         return evolve(state, final_cables=cables), (event,)
+    if isinstance(action, A.MarkDone):
+        A.check_actor(state, action.seat)
+        payload = {
+            "day": state.day,
+            "codename": state.seats[action.seat].codename,
+            "done": action.done,
+        }
+        marked = evolve(state, done=_with(state.done, action.seat, action.done))
+        return marked, (Event("done_marked", payload, Audience.everyone()),)  # public (S41)
     if isinstance(action, A.ResolvePouch):
         A.check_open(state)
         return resolve_pouch(state)
@@ -189,26 +198,30 @@ def _remove(state: StationState, seat: int) -> Transition:
     """S40: burned at once with cause removed, published on the Floor; S24 checked at once."""
     death = Death(seat, state.day, ("removed",), state.final_cables[seat])
     alive = _with(state.alive, seat, False)
-    # S8: saved Operations and votes that named the removed player no longer stand.
-    operations = tuple(
-        None if s == seat or _names(op, seat) else op for s, op in enumerate(state.operations)
-    )
-    votes = tuple(None if s == seat or v == seat else v for s, v in enumerate(state.votes))
-    interrogation = state.interrogation
-    if interrogation is not None and seat in interrogation:
-        interrogation = None  # S14: the chat closes when a participant is burned
     winner = check_victory(state.seats, alive, last_pouch=False)
+    interrogation = state.interrogation
+    if winner is not None or (interrogation is not None and seat in interrogation):
+        interrogation = None  # S14: the chat closes when a participant is burned
     new_state = evolve(
         state,
         alive=alive,
-        operations=operations,
-        votes=votes,
         interrogation=interrogation,
+        order_holder=None if winner is not None else state.order_holder,
         deaths=(*state.deaths, death),
         winner=winner,
     )
     payload = {"day": state.day, **death_json(state.seats, death)}
-    events = [Event("player_removed", payload, Audience.everyone())]
+    events: list[Event] = [Event("player_removed", payload, Audience.everyone())]
+    # S8: saved Operations and votes that named the removed player no longer stand; their
+    # owners (and, for the order, the Ring) are told, like any other change of a save.
+    for other, operation in enumerate(state.operations):
+        if operation is not None and (other == seat or _names(operation, seat)):
+            new_state, cleared = _set_operation(new_state, other, None)
+            events.extend(cleared)
+    for voter, vote in enumerate(state.votes):
+        if vote is not None and (voter == seat or vote == seat):
+            new_state, cleared = _set_vote(new_state, voter, None)
+            events.extend(cleared)
     if winner is not None:
         events.append(Event("game_over", reveal_json(new_state), Audience.everyone()))
     return new_state, tuple(events)

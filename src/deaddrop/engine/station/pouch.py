@@ -48,6 +48,8 @@ class Resolution(NamedTuple):
     """Seats whose Operation was cancelled (S14, S15)."""
     detained: int | None = None
     """The detainee (S14)."""
+    interrogator: int | None = None
+    """Who detained them: the other party of the interrogation chat (S14)."""
     framed: frozenset[int] = frozenset()
     """Seats framed this Pouch (S16)."""
     sheltered: frozenset[int] = frozenset()
@@ -122,9 +124,9 @@ def _order_stands(state: StationState, order: Order) -> bool:
 def detain(res: Resolution) -> Resolution:
     """Step 2: the detainee's Operation is cancelled, the liquidation too (S14)."""
     # S14: nothing cancels a detention, so it resolves before every other block.
-    for _, target in res.acting(R.INTERROGATOR):
+    for interrogator, target in res.acting(R.INTERROGATOR):
         cancelled = res.cancelled | {target} if res.acts[target] is not None else res.cancelled
-        return res._replace(detained=target, cancelled=cancelled)
+        return res._replace(detained=target, interrogator=interrogator, cancelled=cancelled)
     return res
 
 
@@ -132,9 +134,9 @@ def distract(res: Resolution) -> Resolution:
     """Step 3: the Honeytrap's target loses their Operation, untold (S15)."""
     cancelled = res.cancelled
     for _, target in res.acting(R.HONEYTRAP):
-        act = res.acts[target]
-        # S15: a distracted Interrogator still detains; the detention already resolved.
-        if act is not None and act[0] != R.INTERROGATOR:
+        if res.acts[target] is not None:
+            # S15: a distracted Interrogator's Operation is cancelled too (so it is no visit,
+            # S13), but its detention already resolved at step 2 and stands.
             cancelled = cancelled | {target}
     return res if cancelled is res.cancelled else res._replace(cancelled=cancelled)
 
@@ -320,11 +322,11 @@ def private_results(
 
 def _interrogation(res: Resolution) -> tuple[int, int] | None:
     """(Interrogator, detainee) when the chat opens: unless either burned this Pouch (S14)."""
-    if res.detained is None:
+    interrogator, detainee = res.interrogator, res.detained
+    if interrogator is None or detainee is None:
         return None
-    for interrogator, target in res.acting(R.INTERROGATOR):
-        if res.alive[interrogator] and res.alive[target]:
-            return interrogator, target
+    if res.alive[interrogator] and res.alive[detainee]:
+        return interrogator, detainee
     return None
 
 
@@ -363,6 +365,7 @@ def publish(res: Resolution) -> StationState:
         operations=(None,) * count,
         votes=(None,) * count,
         whispers=(),
+        done=(False,) * count,
         order_holder=None
         if over
         else next_order_holder(state.seats, res.alive, state.order_holder),

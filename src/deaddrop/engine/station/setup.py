@@ -87,6 +87,7 @@ def start(setup: StationSetup) -> StationState:
         votes=(None,) * count,
         whispers=(),
         final_cables=("",) * count,
+        done=(False,) * count,
         order_holder=ringleader,  # S11: the Ringleader holds the order
         last_detained=None,
         interrogation=None,

@@ -170,6 +170,8 @@ class StationState:
     """Today's whispers, in the order sent."""
     final_cables: tuple[str, ...]
     """Each seat's current Final Cable (S32)."""
+    done: tuple[bool, ...]
+    """Who has marked themselves done for today (S41); cleared by every Pouch."""
     order_holder: int | None
     """Who holds the Ring order today (S11); None once the Ring is gone."""
     last_detained: int | None

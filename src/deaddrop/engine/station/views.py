@@ -12,7 +12,7 @@ from deaddrop.engine.station.cable import cable_json, result_json, reveal_json, 
 from deaddrop.engine.station.game import operation_json
 from deaddrop.engine.station.options import operation_options
 from deaddrop.engine.station.roles import TEXT_LIMIT, is_ring
-from deaddrop.engine.station.state import Order, StationState, Whisper
+from deaddrop.engine.station.state import Operation, Order, StationState, Whisper
 
 JSON = dict[str, Any]
 
@@ -30,6 +30,9 @@ def view(state: StationState, viewer: int | None) -> JSON:
         "votes": [  # public and live (S21)
             {"voter": seats[s].codename, "vote": vote_json(seats, state.votes[s])}
             for s in state.living()
+        ],
+        "done": [  # public: who is done for the day (S41)
+            seats[s].codename for s in state.living() if state.done[s]
         ],
         "whispers_announced": [  # public: who whispered to whom (S31)
             {
@@ -104,12 +107,7 @@ def _own(state: StationState, seat: int) -> JSON:
             if s == seat  # S19: a private result is for its own seat alone
         ],
         "whispers": [
-            {
-                "day": w.day,
-                "sender": seats[w.sender].codename,
-                "recipient": seats[w.recipient].codename,
-                "text": w.text,
-            }
+            _whisper_json(state, w)
             for w in _all_whispers(state)
             if seat in (w.sender, w.recipient)  # S31: the text only for the two
         ],
@@ -155,27 +153,48 @@ def _ring(state: StationState, seat: int) -> JSON:
 def full_history(state: StationState) -> list[JSON]:
     """Every Operation, result and whisper of every day: for players after the game (S26)."""
     seats = state.seats
-    return [
+    days: list[JSON] = [
         {
             "day": record.day,
-            "operations": {
-                seats[s].codename: operation_json(state, op)
-                for s, op in enumerate(record.operations)
-                if op is not None
-            },
+            "operations": _operations_json(state, record.operations),
             "cancelled": sorted(seats[s].codename for s in record.cancelled),
             "results": {
                 seats[s].codename: [result_json(seats, r) for r in results]
                 for s, results in record.results
             },
-            "whispers": [
-                {
-                    "sender": seats[w.sender].codename,
-                    "recipient": seats[w.recipient].codename,
-                    "text": w.text,
-                }
-                for w in record.whispers
-            ],
+            "whispers": [_whisper_json(state, w) for w in record.whispers],
         }
         for record in state.history
     ]
+    if not state.history or state.history[-1].day != state.day:
+        # A host removal ended the game mid-day (S40): that day's saves are history too.
+        days.append(
+            {
+                "day": state.day,
+                "operations": _operations_json(state, state.operations),
+                "cancelled": [],
+                "results": {},
+                "whispers": [_whisper_json(state, w) for w in state.whispers],
+            }
+        )
+    return days
+
+
+def _operations_json(state: StationState, operations: tuple[Operation | None, ...]) -> JSON:
+    """Saved Operations by codename."""
+    return {
+        state.seats[s].codename: operation_json(state, op)
+        for s, op in enumerate(operations)
+        if op is not None
+    }
+
+
+def _whisper_json(state: StationState, whisper: Whisper) -> JSON:
+    """A whisper with its text: only for its two parties, or everyone after the game."""
+    seats = state.seats
+    return {
+        "day": whisper.day,
+        "sender": seats[whisper.sender].codename,
+        "recipient": seats[whisper.recipient].codename,
+        "text": whisper.text,
+    }
