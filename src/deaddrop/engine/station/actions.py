@@ -92,8 +92,11 @@ class RemovePlayer:
     seat: int
 
 
-DayAction = SaveOperation | SaveOrder | WithdrawOperation | CastVote | WithdrawVote | SendWhisper
-Action = DayAction | EditFinalCable | MarkDone | ResolvePouch | RemovePlayer
+DayAction = (
+    SaveOperation | SaveOrder | WithdrawOperation | CastVote | WithdrawVote | SendWhisper | MarkDone
+)
+"""What a living player may save during the day (`game.apply_day` takes a batch of them)."""
+Action = DayAction | EditFinalCable | ResolvePouch | RemovePlayer
 
 
 def check_open(state: StationState) -> None:

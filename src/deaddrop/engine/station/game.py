@@ -88,6 +88,7 @@ def apply_day(state: StationState, actions: Sequence[A.DayAction]) -> StationSta
     operations = list(state.operations)
     votes = list(state.votes)
     whispers = list(state.whispers)
+    done = list(state.done)
     sent: dict[int, int] = {}
     for index, action in enumerate(actions):
         try:
@@ -106,6 +107,9 @@ def apply_day(state: StationState, actions: Sequence[A.DayAction]) -> StationSta
             elif isinstance(action, A.WithdrawVote):
                 A.check_actor(state, action.seat)
                 votes[action.seat] = None
+            elif isinstance(action, A.MarkDone):
+                A.check_actor(state, action.seat)
+                done[action.seat] = action.done
             else:
                 count = sent.get(action.seat)
                 if count is None:
