@@ -7,7 +7,9 @@ see (C12): its own hand, The Stash, eliminated hands and who is still in the rou
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from functools import cache, lru_cache
+from typing import Any
 
 from deaddrop.engine.cards.actions import (
     Action,
@@ -132,3 +134,24 @@ def _gives(seat: int, hand: tuple[int, ...]) -> tuple[GiveCard, ...]:
 def _hand_backs(seat: int, show: tuple[int, int]) -> tuple[HandBack, ...]:
     # C7: one of the two shown cards.
     return tuple(HandBack(seat, card) for card in distinct(show))
+
+
+def legal_actions_for_view(view: Mapping[str, Any]) -> tuple[Action, ...]:
+    """The viewer's options when the decision is theirs, worked out from its view alone (C13)."""
+    pending, seat = view["pending"], view["viewer"]
+    if pending is None or seat is None or pending["seat"] != seat:
+        return ()
+    hand = tuple(view["hand"])
+    kind = pending["kind"]
+    if kind == "grab":
+        return _grab_options(seat, hand)
+    if kind == "give":
+        return _gives(seat, hand)
+    if kind == "hand_back":
+        return _hand_backs(seat, (pending["show"][0], pending["show"][1]))
+    eliminated = tuple(entry["seat"] for entry in view["eliminated"])
+    out = _with_living(seat, view["players"], hand, eliminated)
+    out += _swaps(seat, hand, tuple(view["stash"]))
+    for entry in view["eliminated"]:
+        out += _share_face_up(seat, entry["seat"], hand, tuple(entry["hand"]))
+    return out

@@ -1,0 +1,1 @@
+"""Cards bots: each answers from one seat's view alone (C13)."""
