@@ -1,0 +1,1 @@
+"""Station on the web: games, lobby, the five tabs and the Pouch runner."""
