@@ -1,0 +1,89 @@
+"""A real server in a subprocess and Debian's chromium under Playwright, for browser tests."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import pytest
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking"]
+SCREENSHOTS = Path(__file__).resolve().parents[2] / "var" / "screenshots"
+PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1280, "height": 900}
+
+
+def need_browser() -> None:
+    """Skip without chromium on a user's machine; fail in CI, where it must be there."""
+    if CHROMIUM.exists():
+        return
+    message = f"browser tests need Debian's chromium at {CHROMIUM} (apt-get install chromium)"
+    if os.environ.get("CI") == "true":
+        pytest.fail(message)
+    pytest.skip(message)
+
+
+def free_port() -> int:
+    """A TCP port nobody listens on right now."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+@contextmanager
+def running_server(var_dir: Path, extra_env: dict[str, str] | None = None) -> Iterator[str]:
+    """`deaddrop serve` on a free port with its own SQLite database; yields the base URL."""
+    port = free_port()
+    env = {**os.environ, "DEADDROP_VAR_DIR": str(var_dir), **(extra_env or {})}
+    env.pop("DATABASE_URL", None)
+    log = (var_dir / "server.log").open("w")
+    process = subprocess.Popen(
+        [sys.executable, "-m", "deaddrop.cli", "serve", "--port", str(port)],
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
+    base = f"http://127.0.0.1:{port}"
+    try:
+        _wait_until_up(base, process, var_dir / "server.log")
+        yield base
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+        log.close()
+
+
+def _wait_until_up(base: str, process: subprocess.Popen[bytes], log: Path) -> None:
+    """Poll the health endpoint until the server answers (or give up after 30 s)."""
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"the server exited early:\n{log.read_text()}")
+        try:
+            with urllib.request.urlopen(f"{base}/api/health", timeout=1) as answer:
+                if answer.status == 200:
+                    return
+        except OSError:
+            time.sleep(0.2)
+    raise RuntimeError(f"the server did not come up:\n{log.read_text()}")
+
+
+def screenshot_dir(name: str) -> Path:
+    """A fresh folder under var/screenshots for one test's pictures."""
+    folder = SCREENSHOTS / name
+    shutil.rmtree(folder, ignore_errors=True)
+    folder.mkdir(parents=True)
+    return folder
