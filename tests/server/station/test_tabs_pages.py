@@ -252,7 +252,7 @@ def test_roster_status_marks_and_replacements() -> None:
 
 def test_roster_after_the_game_names_roles_and_people() -> None:
     html = render("roster", OVER, None)
-    assert "<td>Ringleader</td><td>Person 0</td>" in html
+    assert '<p class="revealed">Ringleader, played by Person 0</p>' in html
 
 
 def test_removal_is_a_personnel_notice_on_the_cable() -> None:
