@@ -8,7 +8,26 @@ from __future__ import annotations
 from deaddrop.server.accounts.models import User
 from deaddrop.server.db.base import Base
 from deaddrop.server.db.kv import KeyValue
+from deaddrop.server.station.models import (
+    StationAction,
+    StationAnnouncement,
+    StationGame,
+    StationPouch,
+    StationSeat,
+    StationSeatHolder,
+)
 
 metadata = Base.metadata
 
-__all__ = ["Base", "KeyValue", "User", "metadata"]
+__all__ = [
+    "Base",
+    "KeyValue",
+    "StationAction",
+    "StationAnnouncement",
+    "StationGame",
+    "StationPouch",
+    "StationSeat",
+    "StationSeatHolder",
+    "User",
+    "metadata",
+]

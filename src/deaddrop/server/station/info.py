@@ -22,6 +22,20 @@ class SeatInfo:
 
 
 @dataclass(frozen=True, slots=True)
+class Announcement:
+    """A host action, announced publicly in the game (issue 4: no S40 tool is silent)."""
+
+    day: int
+    """The day it happened on."""
+    kind: str
+    """paused, resumed, pause_expired, extended, replaced, removed, spectators_on/off."""
+    text: str
+    """What the table reads, in codenames only (S3)."""
+    at: datetime
+    """When it happened, aware UTC."""
+
+
+@dataclass(frozen=True, slots=True)
 class GameInfo:
     """One game, seen by one person: everything a tab needs that is not in the engine's view."""
 
@@ -47,3 +61,14 @@ class GameInfo:
     """Per seat, in join order: what the server knows of the people."""
     spectator_url: str | None = None
     """The public spectator link when the host turned it on, for the host to share."""
+    version: int = 0
+    """The game's version this page was built from: forms send it back as `version`, so that
+    a save from a page older than the last Pouch is refused as stale, not applied to a new day."""
+    announcements: tuple[Announcement, ...] = ()
+    """Every host action, oldest first, for the Cable or the Floor to show."""
+    pause_ends_at: datetime | None = None
+    """While paused: when the pause ends by itself (72 hours at most)."""
+    host_tools_url: str | None = None
+    """For the host: the page of the S40 tools (pause, extend, replace, remove, spectators)."""
+    inactive_prompt: tuple[str, ...] = ()
+    """For the host: codenames inactive two days running, to consider replacing."""

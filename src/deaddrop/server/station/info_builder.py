@@ -1,0 +1,103 @@
+"""`build_game_info`: fill the `GameInfo` contract for one viewer of a started game."""
+
+from __future__ import annotations
+
+from sqlalchemy import func, select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from deaddrop.engine.station import StationState
+from deaddrop.server.accounts.models import User
+from deaddrop.server.station import rules
+from deaddrop.server.station.access import GameContext
+from deaddrop.server.station.info import Announcement, GameInfo, SeatInfo
+from deaddrop.server.station.models import (
+    StationAnnouncement,
+    StationGame,
+    StationSeat,
+    StationSeatHolder,
+)
+
+
+def spectator_path(game: StationGame) -> str | None:
+    """The public spectator link's path, while the host has it on."""
+    return None if game.spectator_token is None else f"/watch/{game.spectator_token}"
+
+
+async def build_game_info(db: AsyncSession, context: GameContext, state: StationState) -> GameInfo:
+    """What the tabs need besides the engine's view, for the context's viewer."""
+    game = context.game
+    seats = await seat_infos(db, game, state)
+    announcements = await db.scalars(
+        select(StationAnnouncement)
+        .where(StationAnnouncement.game_id == game.id)
+        .order_by(StationAnnouncement.id)
+    )
+    viewer_zone = context.user.time_zone if context.user is not None else game.time_zone
+    host = context.is_host
+    return GameInfo(
+        game_id=game.public_id,
+        title=game.title,
+        status=game.status,
+        seat=context.seat,
+        is_host=host,
+        deadline=game.deadline,
+        game_time_zone=game.time_zone,
+        viewer_time_zone=viewer_zone,
+        early_pouch=game.early_pouch,
+        seats=seats,
+        spectator_url=spectator_path(game) if host else None,
+        version=game.version,
+        announcements=tuple(
+            Announcement(a.day, a.kind, a.text, a.created_at) for a in announcements
+        ),
+        pause_ends_at=game.pause_ends_at,
+        host_tools_url=f"/games/{game.public_id}/host" if host else None,
+        inactive_prompt=tuple(s.codename for s in seats if s.inactive) if host else (),
+    )
+
+
+async def seat_infos(
+    db: AsyncSession, game: StationGame, state: StationState
+) -> tuple[SeatInfo, ...]:
+    """Per seat: previous holders, inactivity, and the person's name once the game is over."""
+    rows = (
+        await db.execute(
+            select(StationSeat.seat, StationSeat.first_full_day, User.display_name)
+            .join(User, User.id == StationSeat.user_id)
+            .where(StationSeat.game_id == game.id, StationSeat.seat.is_not(None))
+        )
+    ).all()
+    by_seat = {seat: (first_day, name) for seat, first_day, name in rows}
+    previous = dict(
+        (
+            await db.execute(
+                select(StationSeatHolder.seat, func.count())
+                .where(StationSeatHolder.game_id == game.id)
+                .group_by(StationSeatHolder.seat)
+            )
+        )
+        .tuples()
+        .all()
+    )
+    infos = []
+    for seat in state.seats:
+        first_day, name = by_seat.get(seat.index, (1, None))
+        infos.append(
+            SeatInfo(
+                codename=seat.codename,
+                # S3: people stay behind codenames until the end (S26).
+                display_name=name if state.over else None,
+                previous_holders=previous.get(seat.index, 0),
+                inactive=is_inactive_now(state, seat.index, first_day),
+            )
+        )
+    return tuple(infos)
+
+
+def is_inactive_now(state: StationState, seat: int, first_full_day: int) -> bool:
+    """Inactive two days running (rules.py) and nothing saved yet today either."""
+    if state.over or not state.alive[seat]:
+        return False
+    if state.operations[seat] is not None or state.votes[seat] is not None:
+        return False
+    return rules.is_inactive(state.history, seat, first_full_day)
