@@ -36,9 +36,11 @@ from deaddrop.server.render import jinja_environment
 from deaddrop.server.security_headers import security_headers
 from deaddrop.server.sessions import SessionConfig
 from deaddrop.server.settings import Settings
+from deaddrop.server.station import tab_routes
 
 STATIC_DIR = Path(__file__).parent / "static"
 ROUTERS: tuple[Router, ...] = (page_routes.router, account_routes.router, api_routes.router)
+ROUTERS += (tab_routes.router,)  # Station: the five tabs and the spectator's view
 SESSION_MAX_AGE = 30 * 24 * 3600
 # Forms are small; the largest later upload (a scenario file) stays well under this.
 MAX_BODY_BYTES = 1_000_000

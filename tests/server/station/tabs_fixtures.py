@@ -11,7 +11,8 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from jinja2 import Environment
+from jinja2 import Environment, pass_context
+from jinja2.runtime import Context
 
 from deaddrop.bots.station.random_bot import choose_day
 from deaddrop.engine.core.rng import Rng
@@ -68,10 +69,16 @@ def game_info(state: StationState, seat: int | None, **overrides: Any) -> GameIn
     return GameInfo(**fields)
 
 
+@pass_context
+def _csrf_token(context: Context) -> str:
+    # Like Litestar's, this reads the page's context: a macro imported without it fails here.
+    return CSRF if "viewer" in context else context["request"]
+
+
 def environment() -> Environment:
     """The app's template environment with what Litestar would add per request."""
     env = jinja_environment()
-    env.globals["csrf_token"] = lambda: CSRF
+    env.globals["csrf_token"] = _csrf_token
     env.globals["get_flashes"] = list
     return env
 

@@ -9,9 +9,11 @@ import pytest
 from deaddrop.engine.station import actions as A
 from deaddrop.engine.station import apply, setup_from_deal, start
 from deaddrop.engine.station.views import view
+from deaddrop.server.station.info import Announcement
 from deaddrop.server.station.tabs import TABS, tab_context
 from tests.server.station.tabs_fixtures import (
     CSRF,
+    DEADLINE,
     FALCON,
     HERON,
     KESTREL,
@@ -20,7 +22,6 @@ from tests.server.station.tabs_fixtures import (
     SIX,
     WREN,
     game_info,
-    removal_moment,
     render,
     scripted_moments,
 )
@@ -255,11 +256,35 @@ def test_roster_after_the_game_names_roles_and_people() -> None:
     assert '<p class="revealed">Ringleader, played by Person 0</p>' in html
 
 
-def test_removal_is_a_personnel_notice_on_the_cable() -> None:
-    html = render("cable", removal_moment().state, HERON)
-    assert 'Day 1: <span class="codename">FALCON</span> was removed from the game by the host.' in (
-        html
+def test_host_notices_on_the_cable_today_first_then_folded() -> None:
+    notices = (
+        Announcement(1, "extended", "The host extended Day 1 by 1 hour.", DEADLINE),
+        Announcement(2, "removed", "The host removed <FALCON> from the game.", DEADLINE),
     )
+    html = render("cable", HEIR, None, announcements=notices)
+    today = html.index("Day 2, Sun 30 Mar, 14:00 EDT: The host removed &lt;FALCON&gt;")
+    assert today < html.index("Earlier notices") < html.index("extended Day 1 by 1 hour")
+    assert "Notices" not in render("cable", HEIR, HERON)
+
+
+def test_host_sees_the_tools_link_and_the_inactivity_prompt() -> None:
+    host = {"host_tools_url": "/games/g-test/host", "inactive_prompt": ("RAVEN",)}
+    html = render("roster", DAY1, OWL, **host)
+    assert '<a href="/games/g-test/host">Host tools</a>' in html
+    assert "Inactive two days running: RAVEN." in html
+    other = render("roster", DAY1, HERON, **host, is_host=False)
+    assert "Host tools" not in other and "Inactive two days running" not in other
+
+
+def test_paused_game_names_when_the_pause_ends_by_itself() -> None:
+    html = render("cable", DAY1, HERON, status="paused", deadline=None, pause_ends_at=DEADLINE)
+    assert "until Sun 30 Mar, 14:00 EDT at the latest" in html
+
+
+def test_every_form_carries_the_page_version() -> None:
+    for tab in ("floor", "dossier", "operations"):
+        for action, fields in forms(render(tab, ORDER, RAVEN, version=41)).items():
+            assert ("version", "41") in fields, (tab, action)
 
 
 def test_user_text_is_escaped() -> None:

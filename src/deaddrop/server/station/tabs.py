@@ -79,9 +79,16 @@ def _common(tab: str, view: JSON, info: GameInfo, base: str) -> Context:
         "over": view["over"],
         "winner_text": WINNER_TEXT.get(view["winner"] or "", ""),
         "paused": info.status == "paused",
+        "pause_ends_text": _when_for(info, info.pause_ends_at),
         "can_act": bool(me and me["alive"] and not view["over"] and info.status == "running"),
         "countdown": countdown(info) if not view["over"] else None,
+        "host_tools_url": info.host_tools_url if info.is_host else None,
     }
+
+
+def _when_for(info: GameInfo, moment: datetime | None) -> str | None:
+    """A moment in the viewer's zone, or None."""
+    return None if moment is None else when_text(moment, _zone(info.viewer_time_zone))
 
 
 def countdown(info: GameInfo) -> Context | None:
@@ -120,15 +127,17 @@ def when_text(moment: datetime, zone: ZoneInfo) -> str:
 
 
 def cable_tab(view: JSON, info: GameInfo) -> Context:
-    """Every Morning Cable, latest first; removals; the reveal and the history after the game."""
+    """Every Morning Cable, latest first; the host's notices; the reveal and history at the end."""
     roles = {entry["codename"]: entry["role"] for entry in view.get("reveal", {}).get("roles", [])}
+    notices = [
+        {"day": notice.day, "text": notice.text, "when": _when_for(info, notice.at)}
+        for notice in reversed(info.announcements)
+    ]
     return {
         "cables": [cable_entry(cable) for cable in reversed(view["cables"])],
-        "removals": [
-            {"codename": entry["codename"], **_death(entry["death"])}
-            for entry in view["roster"]
-            if entry["death"] and "removed" in entry["death"]["causes"]
-        ],
+        # Host actions are announced publicly (issue 4): today's up top, the rest folded.
+        "notices_today": [n for n in notices if n["day"] == view["day"]],
+        "notices_earlier": [n for n in notices if n["day"] != view["day"]],
         "reveal": _reveal(view["reveal"]) if "reveal" in view else None,
         "history": [_history_day(day, roles) for day in view.get("history", [])],
         # The whole game as a scenario file holds every secret: players only, after the end.
@@ -347,7 +356,13 @@ def roster_tab(view: JSON, info: GameInfo) -> Context:
             }
         )
     living = sum(1 for row in rows if row["alive"])
-    return {"rows": rows, "living": living, "burned": len(rows) - living}
+    return {
+        "rows": rows,
+        "living": living,
+        "burned": len(rows) - living,
+        # Inactivity prompts the host to replace, never kills (issue 4).
+        "inactive_prompt": info.inactive_prompt if info.is_host and not view["over"] else (),
+    }
 
 
 BUILDERS: dict[str, Callable[[JSON, GameInfo], Context]] = {

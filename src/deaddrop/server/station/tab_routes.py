@@ -1,0 +1,80 @@
+"""GET routes of a Station game's tabs: `/games/{id}/{tab}` for players, `/watch/{token}/{tab}`
+for spectators. Thin: access the game, replay its state, render the engine's view.
+"""
+
+from __future__ import annotations
+
+from litestar import Router, get
+from litestar.handlers import HTTPRouteHandler
+from litestar.params import FromPath
+from litestar.response import Redirect, Template
+
+from deaddrop.engine.station.views import view
+from deaddrop.server.accounts.auth import Me, Viewer
+from deaddrop.server.accounts.models import User
+from deaddrop.server.db.dependencies import DB
+from deaddrop.server.render import page, see_other
+from deaddrop.server.station.access import (
+    GameContext,
+    access_game_for_member,
+    access_game_for_player,
+    access_game_for_spectator,
+)
+from deaddrop.server.station.info_builder import build_game_info
+from deaddrop.server.station.store import load_state
+from deaddrop.server.station.tabs import SPECTATOR_TABS, TABS, tab_context
+
+# Pages change with every save of anyone at the table: never serve one from a cache.
+NO_STORE = {"Cache-Control": "no-store"}
+
+
+async def render_tab(
+    db: DB, context: GameContext, tab: str, viewer: User | None, base_path: str
+) -> Template:
+    """One tab of a started game, as the context's viewer may see it."""
+    state = await load_state(db, context.game)
+    info = await build_game_info(db, context, state)
+    values = tab_context(tab, view(state, context.seat), info, base_path=base_path)
+    return page(f"station/tabs/{tab}.html", viewer=viewer, headers=NO_STORE, **values)
+
+
+def _player_tab(tab: str) -> HTTPRouteHandler:
+    """The handler of one tab for the game's players."""
+
+    async def handler(game_id: FromPath[str], db: DB, me: Me) -> Template | Redirect:
+        member = await access_game_for_member(db, game_id, me)
+        if member.game.setup is None:  # not started: the tabs have nothing yet, the lobby does
+            return see_other(f"/games/{game_id}/lobby")
+        context = await access_game_for_player(db, game_id, me)
+        return await render_tab(db, context, tab, me, f"/games/{game_id}")
+
+    handler.__doc__ = f"The {tab} tab of a game, for one of its players."
+    return get(f"/games/{{game_id:str}}/{tab}", name=f"station_{tab}")(handler)
+
+
+def _spectator_tab(tab: str) -> HTTPRouteHandler:
+    """The handler of one public tab behind a spectator link."""
+
+    async def handler(token: FromPath[str], db: DB, viewer: Viewer) -> Template:
+        context = await access_game_for_spectator(db, token, viewer)
+        return await render_tab(db, context, tab, viewer, f"/watch/{token}")
+
+    handler.__doc__ = f"The {tab} tab behind a spectator link: public things only (S28)."
+    return get(f"/watch/{{token:str}}/{tab}", name=f"station_watch_{tab}")(handler)
+
+
+@get("/watch/{token:str}", name="station_watch")
+async def watch(token: FromPath[str], db: DB, viewer: Viewer) -> Redirect:
+    """The spectator link itself opens on the Cable (404 while the host has it off)."""
+    await access_game_for_spectator(db, token, viewer)
+    return Redirect(path=f"/watch/{token}/cable", status_code=303)
+
+
+router = Router(
+    path="/",
+    route_handlers=[
+        *(_player_tab(name) for name, _ in TABS),
+        *(_spectator_tab(name) for name, _ in TABS if name in SPECTATOR_TABS),
+        watch,
+    ],
+)
