@@ -10,14 +10,21 @@ The model
 - The deal (C2): every shuffle of the 13 cards (C1) is equally likely, so given the seat's
   dealt hand and The Stash a configuration weighs the number of shuffles that give it (a
   multinomial count per card value).
-- Other seats' unseen choices are uniformly random among their distinct legal options, as
-  `legal.legal_actions` lists them, each decision on its own: the main action (Share Info,
-  Swap the Stash, Sell Secrets, C4–C7), the card a Share Info target gives (C4), the card a
-  seller hands back (C7), and Grab-or-End-Turn (C8). The likelihood of what the seat sees is
-  (options consistent with it) / (all options), given the hidden hands.
-- The seat's own choices have probability 1; answers to its own sales are the truth about the
-  buyer's hand (C7); the card it receives in its own Share Info is uniform over the target's
-  distinct values (C4).
+- The seat's own choices have probability 1; the answer to its own sale is the truth about
+  the buyer's hand (C7), and so is a buyer's card of the sum.
+- Other seats' choices, `UNIFORM` (the default): each decision is uniformly random among that
+  seat's distinct legal options at that moment, as `legal.legal_actions` lists them: the main
+  action (Share Info, Swap the Stash, Sell Secrets, C4–C7), the card a Share Info target
+  gives (C4, also when this seat is the mover), the card a seller hands back (C7), and
+  Grab-or-End-Turn (C8). The likelihood of what the seat sees is (options consistent with
+  it) / (all options), given the hidden hands. Exact for random players.
+- Other seats' choices, `CONSISTENT`: a choice this seat sees (a swap, a face-up trade, the
+  card offered to it or given to it, the pair it is shown, a grab, an End Turn) only has to
+  be legal for the hidden hand (likelihood 1 or 0: C13's "deals consistent with the view");
+  a choice it cannot see (the cards of a trade between two others, the pair shown in their
+  sale and the card handed back) is uniform over its options. Players who choose with a
+  purpose rather than at random (they rarely grab, keep pairs) make the uniform likelihoods
+  of seen choices pile up over a long round into confident mistakes; this model does not.
 
 Forward filtering over distinct configurations keeps this exact and small (at most a few
 hundred configurations: equal values are interchangeable). Decisions that leave no entry in
@@ -33,11 +40,15 @@ from math import log2
 from types import MappingProxyType
 from typing import Any
 
-from deaddrop.engine.cards.inference_filter import Deferred, Tracker
+from deaddrop.engine.cards.inference_filter import Tracker
+from deaddrop.engine.cards.inference_model import CONSISTENT, MODELS, UNIFORM, Deferred
 from deaddrop.engine.cards.inference_prior import Config, Hand
 from deaddrop.engine.core.errors import IllegalAction
 
 __all__ = [
+    "CONSISTENT",
+    "MODELS",
+    "UNIFORM",
     "Belief",
     "Config",
     "Hand",
@@ -74,17 +85,22 @@ class Belief:
     """The two cards of a sale this seat is party to, until its answer."""
     hidden_grab: int | None = None
     """A seat whose failed grab was face down, until its hand goes face up."""
+    model: str = UNIFORM
+    """The model of other seats' choices: UNIFORM or CONSISTENT."""
 
 
-def empty_belief(seat: int, players: int) -> Belief:
+def empty_belief(seat: int, players: int, model: str = UNIFORM) -> Belief:
     """A belief before any deal; `update` it with log entries from a `deal` on."""
-    return Belief(seat, players, MappingProxyType({}), (), ())
+    if model not in MODELS:
+        raise IllegalAction("C13", f"unknown model {model!r}: one of {', '.join(MODELS)}")
+    return Belief(seat, players, MappingProxyType({}), (), (), model=model)
 
 
 def _tracker(belief: Belief) -> Tracker:
     return Tracker(
         belief.seat,
         belief.players,
+        belief.model,
         dict(belief.probs),
         belief.stash,
         belief.eliminated,
@@ -104,6 +120,7 @@ def _snapshot(tracker: Tracker) -> Belief:
         tuple(tracker.queue),
         tracker.show,
         tracker.hidden_grab,
+        tracker.model,
     )
 
 
@@ -132,12 +149,12 @@ def round_entries(log: list[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
     return []
 
 
-def belief_from_view(view: Mapping[str, Any]) -> Belief:
-    """C13: the exact posterior of the viewing seat, from its view alone."""
+def belief_from_view(view: Mapping[str, Any], model: str = UNIFORM) -> Belief:
+    """C13: the exact posterior of the viewing seat, from its view alone, under a model."""
     seat = view["viewer"]
     if seat is None:
         raise IllegalAction("C13", "deduction is for a seat, not a spectator")
-    belief = update(empty_belief(seat, view["players"]), round_entries(view["log"]))
+    belief = update(empty_belief(seat, view["players"], model), round_entries(view["log"]))
     return settle(belief, view["pending"])
 
 

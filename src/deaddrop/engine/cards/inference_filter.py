@@ -1,66 +1,38 @@
 """One step of the forward filter: a log entry's likelihood and transition over configurations.
 
 `Tracker` holds the weights of the current round's configurations and the public table (The
-Stash, who is out), and folds in one log entry at a time. Decisions of other seats that this
-seat cannot see are modelled as uniform over their options (see `inference`'s docstring).
-Some hidden decisions leave no entry (a third party's Give Card or Hand Back, any End Turn):
-they wait in `queue` until a later entry, or the view's `pending`, shows they were taken.
+Stash, who is out), and folds in one log entry at a time under one model of other seats'
+choices (`inference_model`). Some decisions leave no entry (a third party's Give Card or
+Hand Back, any End Turn): they wait in `queue` until a later entry, or the view's
+`pending`, shows they were taken.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
-from functools import lru_cache
-from typing import Any, NamedTuple
+from typing import Any
 
+from deaddrop.engine.cards.inference_model import (
+    MODELS,
+    PENDING_KIND,
+    UNIFORM,
+    Deferred,
+    Step,
+    grab_matches,
+    grab_options,
+    main_options,
+    moved,
+    per_card,
+    sale_matches,
+    third_party_give,
+    third_party_hand_back,
+    with_hands,
+)
 from deaddrop.engine.cards.inference_prior import Config, Hand, deal_prior
 from deaddrop.engine.cards.legal import distinct, pairs
 from deaddrop.engine.core.errors import IllegalAction
 
 Weights = dict[Config, float]
-Step = Callable[[Config], Iterable[tuple[Config, float]]]
-
-
-class Deferred(NamedTuple):
-    """A hidden decision known to be due but not yet known to be taken."""
-
-    kind: str
-    """"give" (C4, a third party's answer), "hand_back" (C7, a third party's sale) or "may_grab"."""
-    seat: int
-    """The seat that decides."""
-    other: int
-    """The mover of a "give", the buyer of a "hand_back"; -1 for "may_grab"."""
-
-
-@lru_cache(maxsize=65536)
-def moved(hand: Hand, out: int, into: int) -> Hand:
-    """The sorted hand with one `out` replaced by `into`."""
-    if out == into:
-        return hand
-    cards = list(hand)
-    cards.remove(out)
-    cards.append(into)
-    return tuple(sorted(cards))
-
-
-def with_hands(hands: tuple[Hand, ...], *changes: tuple[int, Hand]) -> tuple[Hand, ...]:
-    """The hands with some seats' hands replaced."""
-    out = list(hands)
-    for seat, hand in changes:
-        out[seat] = hand
-    return tuple(out)
-
-
-@lru_cache(maxsize=65536)
-def sale_matches(hand: Hand, buyer: Hand, yes: bool) -> int:
-    """How many pairs the seller could show that the buyer answers `yes` to (C7)."""
-    return sum(((a + b <= 5 and a + b in buyer) == yes) for a, b in pairs(hand))
-
-
-@lru_cache(maxsize=65536)
-def grab_matches(hand: Hand, drop: int, matched: bool) -> int:
-    """How many pairs of the hand a grab could place with this outcome (C8)."""
-    return sum(((a + b == drop) == matched) for a, b in pairs(hand))
 
 
 class Tracker:
@@ -70,15 +42,20 @@ class Tracker:
         self,
         seat: int,
         players: int,
+        model: str,
         weights: Weights,
         stash: Hand,
         eliminated: tuple[int, ...],
-        queue: tuple[Deferred, ...],
-        show: tuple[int, int] | None,
-        hidden_grab: int | None,
+        queue: tuple[Deferred, ...] = (),
+        show: tuple[int, int] | None = None,
+        hidden_grab: int | None = None,
     ) -> None:
+        if model not in MODELS:
+            raise IllegalAction("C13", f"unknown model {model!r}: one of {', '.join(MODELS)}")
         self.seat = seat
         self.players = players
+        self.model = model
+        self.uniform = model == UNIFORM
         self.weights = weights
         self.stash = stash
         self.eliminated = eliminated
@@ -112,22 +89,30 @@ class Tracker:
             raise IllegalAction("C13", "the log is impossible under the model of hidden choices")
         self.weights = {config: weight / total for config, weight in weights.items()}
 
-    def _options(self, mover: int) -> Callable[[Hand], int]:
-        """C3–C7: how many main actions a mover holding a hand has (legal.py's distinct list)."""
+    def _main(self, mover: int, fits: Callable[[Config], float]) -> Callable[[Config], float]:
+        """The likelihood of another seat's main action, given what of it this seat saw.
+
+        UNIFORM: (options that fit what was seen) / (all its main options, C4–C7). CONSISTENT:
+        `fits` as the caller gives it (1 or 0 when the whole action was seen).
+        """
+        if not self.uniform:
+            return fits
         living = self.players - len(self.eliminated) - 1
         hands = next(iter(self.weights))[1]
-        face_up = sum(len(distinct(hands[seat])) for seat in self.eliminated)
-        base = living + len(distinct(self.stash)) + face_up
-        return lambda hand: len(distinct(hand)) * base + living * len(pairs(hand))
+        base = per_card(living, self.stash, [hands[seat] for seat in self.eliminated])
+        return lambda c: fits(c) / main_options(c[1][mover], living, base)
+
+    def _seen(self, options: int) -> float:
+        """A choice of another seat this seat sees: 1/options (UNIFORM) or 1 (CONSISTENT)."""
+        return 1.0 / options if self.uniform else 1.0
 
     # -- entries -------------------------------------------------------------------------
 
     def feed(self, entry: Mapping[str, Any]) -> None:
         """Fold one log entry (a `views.log_entry` dict) into the weights."""
-        kind = entry["kind"]
         if self.queue:
             self._resolve_queue(entry)
-        handler = _HANDLERS.get(kind)
+        handler = _HANDLERS.get(entry["kind"])
         if handler is not None:
             handler(self, entry)
 
@@ -146,7 +131,7 @@ class Tracker:
             waiting = (
                 pending is not None
                 and pending["seat"] == item.seat
-                and pending["kind"] == _PENDING_KIND[item.kind]
+                and pending["kind"] == PENDING_KIND[item.kind]
             )
             if waiting or keep:
                 keep.append(item)  # an undecided step holds back the ones after it
@@ -156,13 +141,18 @@ class Tracker:
 
     def _resolve(self, item: Deferred) -> None:
         if item.kind == "give":
-            self._step(_third_party_give(item.other, item.seat))
+            self._step(third_party_give(item.other, item.seat))
         elif item.kind == "hand_back":
-            self._step(_third_party_hand_back(item.seat, item.other))
-        else:
+            self._step(third_party_hand_back(item.seat, item.other))
+        elif self.uniform:
             mover = item.seat
-            # C8: End Turn is one of 1 + |pairs| grab options.
-            self._reweigh(lambda c: 1.0 / (1 + len(pairs(c[1][mover]))))
+            # C8: End Turn is one of 1 + |pairs| grab options (seen: CONSISTENT weighs it 1).
+            self._reweigh(lambda c: 1.0 / grab_options(c[1][mover]))
+
+    def _queue_grab(self, mover: int) -> None:
+        """C8: after another seat's action comes its unseen choice: grab or End Turn."""
+        if mover != self.seat:
+            self.queue.append(Deferred("may_grab", mover, -1))
 
     def deal(self, entry: Mapping[str, Any]) -> None:
         """C2: a new round; the prior waits for the seat's own hand."""
@@ -184,14 +174,14 @@ class Tracker:
         me, mover, target = self.seat, entry["seat"], entry["with"]
         if entry["face_up"]:
             give, take = entry["give"], entry["receive"]
-            options = self._options(mover)
+            seen = self._main(mover, lambda c: 1.0)
 
             def face_up(c: Config) -> Iterable[tuple[Config, float]]:
                 hands = c[1]
                 hand = hands[mover]
                 if give not in hand:
                     return ()
-                f = 1.0 if mover == me else 1.0 / options(hand)
+                f = 1.0 if mover == me else seen(c)
                 moves = (
                     (mover, moved(hand, give, take)),
                     (target, moved(hands[target], take, give)),
@@ -201,9 +191,9 @@ class Tracker:
             self._step(face_up)
             self._queue_grab(mover)
         elif mover != me:
-            options = self._options(mover)
-            # The mover gave one of its distinct cards; which one shows later, or never.
-            self._reweigh(lambda c: len(distinct(c[1][mover])) / options(c[1][mover]))
+            if self.uniform:
+                # Any of its distinct cards: which one shows later (to the target) or never.
+                self._reweigh(self._main(mover, lambda c: len(distinct(c[1][mover]))))
             if target != me:
                 self.queue.append(Deferred("give", target, mover))
                 self._queue_grab(mover)
@@ -212,7 +202,7 @@ class Tracker:
         """C4: the two cards of a trade this seat took part in."""
         mover, target, give, take = entry["seat"], entry["with"], entry["give"], entry["receive"]
         other = target if mover == self.seat else mover
-        # The other party chose its card uniformly among its distinct values.
+        # The other party's card: its answer (C4), or the card it offered this seat.
         card = take if mover == self.seat else give
 
         def trade(c: Config) -> Iterable[tuple[Config, float]]:
@@ -224,7 +214,7 @@ class Tracker:
                 (mover, moved(hands[mover], give, take)),
                 (target, moved(hands[target], take, give)),
             )
-            return (((c[0], with_hands(hands, *moves)), 1.0 / len(distinct(hand))),)
+            return (((c[0], with_hands(hands, *moves)), self._seen(len(distinct(hand)))),)
 
         self._step(trade)
         if mover != self.seat:
@@ -233,14 +223,14 @@ class Tracker:
     def swap_stash(self, entry: Mapping[str, Any]) -> None:
         """C6: public; the Stash card taken and the card given are seen by all."""
         mover, give, take = entry["seat"], entry["give"], entry["take"]
-        options = self._options(mover)
+        seen = self._main(mover, lambda c: 1.0)
         me = self.seat
 
         def swap(c: Config) -> Iterable[tuple[Config, float]]:
             hand = c[1][mover]
             if give not in hand:
                 return ()
-            f = 1.0 if mover == me else 1.0 / options(hand)
+            f = 1.0 if mover == me else seen(c)
             return (((c[0], with_hands(c[1], (mover, moved(hand, give, take)))), f),)
 
         self._step(swap)
@@ -252,8 +242,7 @@ class Tracker:
         seller, show = entry["seat"], (entry["show"][0], entry["show"][1])
         self.show = show
         if seller != self.seat:
-            options = self._options(seller)
-            self._reweigh(lambda c: (show in pairs(c[1][seller])) / options(c[1][seller]))
+            self._reweigh(self._main(seller, lambda c: float(show in pairs(c[1][seller]))))
 
     def sell_secrets(self, entry: Mapping[str, Any]) -> None:
         """C7: the public answer; truthful, so it tells whether the buyer holds the sum."""
@@ -267,10 +256,15 @@ class Tracker:
             if not yes:
                 self._queue_grab(seller)
             return  # on yes the seller's hand back shows in sell_secrets_cards
-        options = self._options(seller)
-        self._reweigh(
-            lambda c: sale_matches(c[1][seller], c[1][buyer], yes) / options(c[1][seller])
-        )
+        # The pair shown is unseen: uniform over the seller's pairs in both models.
+        if self.uniform:
+            self._reweigh(
+                self._main(seller, lambda c: sale_matches(c[1][seller], c[1][buyer], yes))
+            )
+        else:
+            self._reweigh(
+                lambda c: sale_matches(c[1][seller], c[1][buyer], yes) / len(pairs(c[1][seller]))
+            )
         if yes:
             self.queue.append(Deferred("hand_back", seller, buyer))
         self._queue_grab(seller)
@@ -298,22 +292,27 @@ class Tracker:
         mover, pair, matched = entry["seat"], entry["pair"], entry["matched"]
         if mover == self.seat:
             return  # drop_checked tells this seat The Drop
+        uniform = self.uniform
         if pair is None:
             if not matched:
                 self.hidden_grab = mover  # the eliminated entry shows the pair
-            self._reweigh(
-                lambda c: grab_matches(c[1][mover], c[0], matched) / (1 + len(pairs(c[1][mover])))
-            )
+
+            def hidden(c: Config) -> float:
+                hand = c[1][mover]
+                fits = grab_matches(hand, c[0], matched)
+                return fits / grab_options(hand) if uniform else float(fits > 0)
+
+            self._reweigh(hidden)
             return
         placed, total = (pair[0], pair[1]), pair[0] + pair[1]
 
-        def likelihood(c: Config) -> float:
+        def shown(c: Config) -> float:
             hand = c[1][mover]
             if placed not in pairs(hand) or (c[0] == total) != matched:
                 return 0.0
-            return 1.0 / (1 + len(pairs(hand)))
+            return 1.0 / grab_options(hand) if uniform else 1.0
 
-        self._reweigh(likelihood)
+        self._reweigh(shown)
 
     def drop_checked(self, entry: Mapping[str, Any]) -> None:
         """C8: this seat's own grab showed it The Drop."""
@@ -321,18 +320,19 @@ class Tracker:
         self._reweigh(lambda c: float(c[0] == drop))
 
     def eliminated_entry(self, entry: Mapping[str, Any]) -> None:
-        """C8: a failed grab puts the hand face up."""
+        """C8: a failed grab puts the hand face up (and a face-down pair with it)."""
         seat, hand = entry["seat"], tuple(entry["hand"])
         if seat != self.seat:
             if self.hidden_grab == seat:
                 placed = (entry["pair"][0], entry["pair"][1])
-                total = placed[0] + placed[1]
+                total, uniform = placed[0] + placed[1], self.uniform
 
                 def which(c: Config) -> float:
                     own = c[1][seat]
                     if placed not in pairs(own) or c[0] == total:
                         return 0.0
-                    return 1.0 / grab_matches(own, c[0], False)
+                    # Which of the failing pairs it was: uniform, or seen (CONSISTENT).
+                    return 1.0 / grab_matches(own, c[0], False) if uniform else 1.0
 
                 self._reweigh(which)
             self._reweigh(lambda c: float(c[1][seat] == hand))
@@ -346,52 +346,6 @@ class Tracker:
         self.stash = tuple(entry["stash"])
         self.queue = []
 
-    def _queue_grab(self, mover: int) -> None:
-        """C8: after another seat's action comes its hidden choice: grab or End Turn."""
-        if mover != self.seat:
-            self.queue.append(Deferred("may_grab", mover, -1))
-
-
-def _third_party_give(mover: int, target: int) -> Step:
-    """C4: the mover's card and the target's answer, each uniform over distinct values."""
-
-    def step(c: Config) -> Iterable[tuple[Config, float]]:
-        hands = c[1]
-        gives, takes = distinct(hands[mover]), distinct(hands[target])
-        f = 1.0 / (len(gives) * len(takes))
-        for give in gives:
-            for take in takes:
-                moves = (
-                    (mover, moved(hands[mover], give, take)),
-                    (target, moved(hands[target], take, give)),
-                )
-                yield (c[0], with_hands(hands, *moves)), f
-
-    return step
-
-
-def _third_party_hand_back(seller: int, buyer: int) -> Step:
-    """C7: the shown pair (uniform among those answered yes) and the card handed back."""
-
-    def step(c: Config) -> Iterable[tuple[Config, float]]:
-        hands = c[1]
-        buyer_hand = hands[buyer]
-        shows = [p for p in pairs(hands[seller]) if p[0] + p[1] <= 5 and p[0] + p[1] in buyer_hand]
-        for show in shows:
-            total, backs = show[0] + show[1], distinct(show)
-            f = 1.0 / (len(shows) * len(backs))
-            for back in backs:
-                moves = (
-                    (seller, moved(hands[seller], back, total)),
-                    (buyer, moved(buyer_hand, total, back)),
-                )
-                yield (c[0], with_hands(hands, *moves)), f
-
-    return step
-
-
-_PENDING_KIND = {"give": "give", "hand_back": "hand_back", "may_grab": "grab"}
-"""The view's pending kind while a queued decision is still to be taken."""
 
 _HANDLERS: dict[str, Callable[[Tracker, Mapping[str, Any]], None]] = {
     "deal": Tracker.deal,
