@@ -9,10 +9,12 @@ from collections.abc import Callable, Sequence
 from deaddrop.commands import cards as cards_commands
 from deaddrop.commands import serve as serve_commands
 from deaddrop.commands import station as station_commands
+from deaddrop.commands import worker as worker_commands
 
 Registrar = Callable[["argparse._SubParsersAction[argparse.ArgumentParser]"], None]
 REGISTRARS: tuple[Registrar, ...] = (
     serve_commands.register,
+    worker_commands.register,
     station_commands.register,
     cards_commands.register,
 )

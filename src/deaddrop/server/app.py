@@ -36,11 +36,19 @@ from deaddrop.server.render import jinja_environment
 from deaddrop.server.security_headers import security_headers
 from deaddrop.server.sessions import SessionConfig
 from deaddrop.server.settings import Settings
+from deaddrop.server.station import api as station_api
+from deaddrop.server.station import host_routes as station_host
+from deaddrop.server.station import lobby as station_lobby
+from deaddrop.server.station import routes as station_routes
 from deaddrop.server.station import tab_routes
+from deaddrop.server.station.clock import Clock, SystemClock
+from deaddrop.server.station.runner import PouchRunner
 
 STATIC_DIR = Path(__file__).parent / "static"
 ROUTERS: tuple[Router, ...] = (page_routes.router, account_routes.router, api_routes.router)
 ROUTERS += (tab_routes.router,)  # Station: the five tabs and the spectator's view
+# Station: lobby, the day's saves, the host's tools, JSON views and the scenario file.
+ROUTERS += (station_lobby.router, station_routes.router, station_host.router, station_api.router)
 SESSION_MAX_AGE = 30 * 24 * 3600
 # Forms are small; the largest later upload (a scenario file) stays well under this.
 MAX_BODY_BYTES = 1_000_000
@@ -48,8 +56,15 @@ PURGE_EVERY_SECONDS = 3600
 logger = logging.getLogger("deaddrop.server")
 
 
-def create_app(settings: Settings) -> Litestar:
-    """The web application for `settings`; the database must already be migrated."""
+def create_app(
+    settings: Settings, *, clock: Clock | None = None, pouch_runner: bool = True
+) -> Litestar:
+    """The web application for `settings`; the database must already be migrated.
+
+    `clock` is where games read the time (tests pass a manual one); `pouch_runner` runs the
+    Pouch runner inside this process (off in tests that drive the runner themselves).
+    """
+    game_clock: Clock = clock or SystemClock()
     engine = create_engine(settings)
     sessionmaker = create_sessionmaker(engine)
     kv = DatabaseStore(sessionmaker, "sessions")
@@ -76,13 +91,18 @@ def create_app(settings: Settings) -> Litestar:
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Litestar) -> AsyncIterator[None]:
-        purger = asyncio.create_task(_purge_expired_forever(kv))
+        tasks = [asyncio.create_task(_purge_expired_forever(kv))]
+        if pouch_runner:
+            runner = PouchRunner(sessionmaker, game_clock)
+            app.state.pouch_runner = runner
+            tasks.append(asyncio.create_task(runner.run_forever()))
         try:
             yield
         finally:
-            purger.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await purger
+            for task in tasks:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
             await engine.dispose()
 
     return Litestar(
@@ -95,6 +115,7 @@ def create_app(settings: Settings) -> Litestar:
             "viewer": Provide(provide_viewer),
             "me": Provide(provide_me),
             "throttle": Provide(lambda: throttle, sync_to_thread=False),
+            "clock": Provide(lambda: game_clock, sync_to_thread=False),
         },
         stores={"sessions": kv, "login-throttle": throttle_store},
         middleware=[DefineMiddleware(security_headers), sessions.middleware],
@@ -109,7 +130,14 @@ def create_app(settings: Settings) -> Litestar:
         plugins=[FlashPlugin(FlashConfig(template_config=templates))],
         exception_handlers=EXCEPTION_HANDLERS,
         lifespan=[lifespan],
-        state=State({"settings": settings, "engine": engine, "sessionmaker": sessionmaker}),
+        state=State(
+            {
+                "settings": settings,
+                "engine": engine,
+                "sessionmaker": sessionmaker,
+                "clock": game_clock,
+            }
+        ),
         request_max_body_size=MAX_BODY_BYTES,
         debug=settings.debug,
         openapi_config=None,

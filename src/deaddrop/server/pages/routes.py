@@ -6,14 +6,16 @@ from litestar import Router, get
 from litestar.response import Template
 
 from deaddrop.server.accounts.auth import Viewer
+from deaddrop.server.db.dependencies import DB
 from deaddrop.server.render import page
+from deaddrop.server.station.my_games import my_games
 
 
 @get("/", name="home")
-async def home(viewer: Viewer) -> Template:
+async def home(db: DB, viewer: Viewer) -> Template:
     """What Dead Drop is for a guest; a person's games for a logged-in one."""
-    # Games arrive with the lobby; until then the list is honestly empty.
-    return page("pages/home.html", viewer=viewer, games=[])
+    games = await my_games(db, viewer) if viewer is not None else []
+    return page("pages/home.html", viewer=viewer, games=games)
 
 
 @get("/how-to-play", name="how_to_play")

@@ -9,7 +9,7 @@ from __future__ import annotations
 import threading
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
-from typing import Protocol
+from typing import Protocol, runtime_checkable
 from zoneinfo import ZoneInfo
 
 DAILY_MINUTES = 24 * 60
@@ -20,6 +20,7 @@ that left early (S41), a pause or an extension, run to the next Pouch time at le
 away instead of one a few minutes off."""
 
 
+@runtime_checkable
 class Clock(Protocol):
     """Where the server reads the time."""
 
