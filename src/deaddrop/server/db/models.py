@@ -8,6 +8,7 @@ from __future__ import annotations
 from deaddrop.server.accounts.models import User
 from deaddrop.server.db.base import Base
 from deaddrop.server.db.kv import KeyValue
+from deaddrop.server.live.models import LiveEvent
 from deaddrop.server.station.models import (
     StationAction,
     StationAnnouncement,
@@ -22,6 +23,7 @@ metadata = Base.metadata
 __all__ = [
     "Base",
     "KeyValue",
+    "LiveEvent",
     "StationAction",
     "StationAnnouncement",
     "StationGame",
