@@ -6,13 +6,16 @@ test can look for it in a page as a plain string.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
+import pytest
 from jinja2 import Environment, pass_context
 from jinja2.runtime import Context
+from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncSession
 
 from deaddrop.bots.station.random_bot import choose_day
 from deaddrop.engine.core.rng import Rng
@@ -21,9 +24,22 @@ from deaddrop.engine.station import apply, setup_from_deal, start
 from deaddrop.engine.station.setup import StationSetup
 from deaddrop.engine.station.state import StationState
 from deaddrop.engine.station.views import view
+from deaddrop.server.accounts.models import User
 from deaddrop.server.render import jinja_environment
+from deaddrop.server.station.access import access_game_for_member
+from deaddrop.server.station.clock import SystemClock
 from deaddrop.server.station.info import GameInfo, SeatInfo
+from deaddrop.server.station.models import StationGame
+from deaddrop.server.station.service import (
+    NewGame,
+    do_create_game,
+    do_join,
+    do_set_spectators,
+    do_start,
+)
+from deaddrop.server.station.store import load_state
 from deaddrop.server.station.tabs import tab_context
+from tests.server.visitor import Visitor
 
 DEADLINE = datetime(2025, 3, 30, 18, 0, tzinfo=UTC)
 """A Pouch on the day Berlin moves to summer time."""
@@ -175,3 +191,82 @@ def removal_moment() -> Moment:
     state = _final_cables(start(setup_from_deal(SIX, seed=7)))
     state, _ = apply(state, A.RemovePlayer(FALCON))
     return Moment("scripted removal", state)
+
+
+# --- Games in the database, for the tests through HTTP -----------------------------------
+
+RunDB = Callable[[Callable[[AsyncSession], Awaitable[Any]]], Any]
+
+
+@dataclass
+class Table:
+    """A started game of six and the browsers at it."""
+
+    game_id: str
+    players: list[Visitor]
+    """In join order: players[i] holds seat i."""
+    codenames: list[str]
+    roles: list[str]
+
+
+async def _user(db: AsyncSession, username: str) -> User:
+    user = await db.scalar(select(User).where(User.username == username))
+    assert user is not None
+    return user
+
+
+def open_table(run_db: RunDB, players: list[Visitor], *, started: bool = True) -> Table:
+    """Alice's game with these players joined in order; started unless told otherwise."""
+
+    async def create(db: AsyncSession) -> str:
+        host = await _user(db, players[0].username)
+        game = await do_create_game(db, host, NewGame("Operation Gold", 21 * 60, "Europe/Berlin"))
+        for visitor in players[1:]:
+            await do_join(db, game, await _user(db, visitor.username))
+        if started:
+            context = await access_game_for_member(db, game.public_id, host)
+            await do_start(db, context, SystemClock())
+        return game.public_id
+
+    game_id = run_db(create)
+    if not started:
+        return Table(game_id, players, [], [])
+
+    async def deal(db: AsyncSession) -> tuple[list[str], list[str]]:
+        game = await db.scalar(select(StationGame).where(StationGame.public_id == game_id))
+        assert game is not None
+        state = await load_state(db, game)
+        return [s.codename for s in state.seats], [s.role for s in state.seats]
+
+    codenames, roles = run_db(deal)
+    return Table(game_id, players, codenames, roles)
+
+
+@pytest.fixture(name="six")
+def six_players(alice: Visitor, bob: Visitor, new_visitor: Callable[[], Visitor]) -> list[Visitor]:
+    """Alice (the host), Bob and four more, logged in."""
+    people = [alice, bob]
+    for name in ("carol", "dave", "erin", "frank"):
+        visitor = new_visitor()
+        assert visitor.sign_up(name).status_code == 200
+        people.append(visitor)
+    return people
+
+
+@pytest.fixture(name="table")
+def started_table(run_db: RunDB, six: list[Visitor]) -> Table:
+    """A game of six, started."""
+    return open_table(run_db, six)
+
+
+def set_spectators(run_db: RunDB, table: Table, enabled: bool) -> str | None:
+    """Turn the spectator link on or off as the host; its token while on."""
+
+    async def switch(db: AsyncSession) -> str | None:
+        host = await _user(db, table.players[0].username)
+        context = await access_game_for_member(db, table.game_id, host)
+        await do_set_spectators(db, context, enabled, SystemClock())
+        return context.game.spectator_token
+
+    token: str | None = run_db(switch)
+    return token

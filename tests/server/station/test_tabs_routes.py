@@ -2,107 +2,24 @@
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
-from typing import Any
-
-import pytest
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from deaddrop.engine.station.roles import is_ring
-from deaddrop.server.accounts.models import User
-from deaddrop.server.station.access import access_game_for_member
-from deaddrop.server.station.clock import SystemClock
 from deaddrop.server.station.models import StationGame
 from deaddrop.server.station.roles_text import role_name
-from deaddrop.server.station.service import (
-    NewGame,
-    do_create_game,
-    do_join,
-    do_set_spectators,
-    do_start,
+from tests.server.station.tabs_fixtures import (  # noqa: F401 (fixtures)
+    RunDB,
+    Table,
+    open_table,
+    set_spectators,
+    six_players,
+    started_table,
 )
-from deaddrop.server.station.store import load_state
 from tests.server.visitor import Visitor
 
-RunDB = Callable[[Callable[[AsyncSession], Awaitable[Any]]], Any]
 TABS = ("cable", "floor", "dossier", "operations", "roster")
 PUBLIC = ("cable", "floor", "roster")
-
-
-@dataclass
-class Table:
-    """A started game of six and the browsers at it."""
-
-    game_id: str
-    players: list[Visitor]
-    """In join order: players[i] holds seat i."""
-    codenames: list[str]
-    roles: list[str]
-
-
-async def _user(db: AsyncSession, username: str) -> User:
-    user = await db.scalar(select(User).where(User.username == username))
-    assert user is not None
-    return user
-
-
-def open_table(run_db: RunDB, players: list[Visitor], *, start: bool = True) -> Table:
-    """Alice's game with these players joined in order; started unless told otherwise."""
-
-    async def create(db: AsyncSession) -> str:
-        host = await _user(db, players[0].username)
-        game = await do_create_game(db, host, NewGame("Operation Gold", 21 * 60, "Europe/Berlin"))
-        for visitor in players[1:]:
-            await do_join(db, game, await _user(db, visitor.username))
-        if start:
-            context = await access_game_for_member(db, game.public_id, host)
-            await do_start(db, context, SystemClock())
-        return game.public_id
-
-    game_id = run_db(create)
-    if not start:
-        return Table(game_id, players, [], [])
-
-    async def deal(db: AsyncSession) -> tuple[list[str], list[str]]:
-        game = await db.scalar(select(StationGame).where(StationGame.public_id == game_id))
-        assert game is not None
-        state = await load_state(db, game)
-        return [s.codename for s in state.seats], [s.role for s in state.seats]
-
-    codenames, roles = run_db(deal)
-    return Table(game_id, players, codenames, roles)
-
-
-@pytest.fixture
-def six(alice: Visitor, bob: Visitor, new_visitor: Callable[[], Visitor]) -> list[Visitor]:
-    """Alice (the host), Bob and four more, logged in."""
-    people = [alice, bob]
-    for name in ("carol", "dave", "erin", "frank"):
-        visitor = new_visitor()
-        assert visitor.sign_up(name).status_code == 200
-        people.append(visitor)
-    return people
-
-
-@pytest.fixture
-def table(run_db: RunDB, six: list[Visitor]) -> Table:
-    """A game of six, started."""
-    return open_table(run_db, six)
-
-
-def set_spectators(run_db: RunDB, table: Table, enabled: bool) -> str | None:
-    """Turn the spectator link on or off as the host; its token while on."""
-
-    async def switch(db: AsyncSession) -> str | None:
-        host = await _user(db, table.players[0].username)
-        context = await access_game_for_member(db, table.game_id, host)
-        await do_set_spectators(db, context, enabled, SystemClock())
-        return context.game.spectator_token
-
-    token: str | None = run_db(switch)
-    return token
 
 
 def test_each_player_sees_their_tabs_and_only_their_role(table: Table) -> None:
@@ -149,7 +66,7 @@ def test_unknown_games_and_tabs_are_404(table: Table) -> None:
 def test_tabs_of_a_game_in_the_lobby_lead_its_members_to_the_lobby(
     run_db: RunDB, six: list[Visitor], outsider: Visitor
 ) -> None:
-    lobby = open_table(run_db, six, start=False)
+    lobby = open_table(run_db, six, started=False)
     page = six[1].get(f"/games/{lobby.game_id}/cable", follow_redirects=False)
     assert page.status_code == 303
     assert page.headers["location"] == f"/games/{lobby.game_id}/lobby"
