@@ -34,7 +34,7 @@ later entry, or the view's `pending`, shows they were taken (`settle`).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from math import log2
 from types import MappingProxyType
@@ -141,7 +141,7 @@ def settle(belief: Belief, pending: Mapping[str, Any] | None) -> Belief:
     return _snapshot(tracker)
 
 
-def round_entries(log: list[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
+def round_entries(log: Sequence[Mapping[str, Any]]) -> Sequence[Mapping[str, Any]]:
     """The log entries of the current round: from its `deal` on."""
     for index in range(len(log) - 1, -1, -1):
         if log[index]["kind"] == "deal":
