@@ -80,9 +80,9 @@ GRAB_PATIENCE = 12
 GRAB_LATE = 0.03
 """How much τ falls for each round of turns past GRAB_PATIENCE."""
 _MAIN_KINDS = frozenset({"share_info", "swap_stash", "sell_secrets"})
-COVER = 0.25
+COVER = 0.5
 """Weight of the chance that some pair of the hand sums to The Drop."""
-INFO = 0.1
+INFO = 0.05
 """Weight of one bit of expected entropy reduction of The Drop."""
 HELP = 0.3
 """Weight of the chance a card given away completes the receiver's pair for The Drop."""
