@@ -90,20 +90,23 @@ def grab_matches(hand: Hand, drop: int, matched: bool) -> int:
     return sum(((a + b == drop) == matched) for a, b in pairs(hand))
 
 
+@lru_cache(maxsize=65536)
+def trades(mover: Hand, target: Hand) -> tuple[tuple[Hand, Hand, float], ...]:
+    """C4: the two hands after a trade of unseen cards, each side uniform over its values."""
+    gives, takes = distinct(mover), distinct(target)
+    f = 1.0 / (len(gives) * len(takes))
+    return tuple(
+        (moved(mover, give, take), moved(target, take, give), f) for give in gives for take in takes
+    )
+
+
 def third_party_give(mover: int, target: int) -> Step:
     """C4: a trade this seat cannot see: each side's card uniform over its distinct values."""
 
     def step(c: Config) -> Iterable[tuple[Config, float]]:
         hands = c[1]
-        gives, takes = distinct(hands[mover]), distinct(hands[target])
-        f = 1.0 / (len(gives) * len(takes))
-        for give in gives:
-            for take in takes:
-                moves = (
-                    (mover, moved(hands[mover], give, take)),
-                    (target, moved(hands[target], take, give)),
-                )
-                yield (c[0], with_hands(hands, *moves)), f
+        for new_mover, new_target, f in trades(hands[mover], hands[target]):
+            yield (c[0], with_hands(hands, (mover, new_mover), (target, new_target))), f
 
     return step
 

@@ -55,6 +55,12 @@ def shuffles(unknown: Hand, parts: tuple[Hand, ...]) -> int:
     return ways
 
 
+@lru_cache(maxsize=4096)
+def _arrangements(hand: Hand) -> int:
+    """Π count! over the hand's values: orders of equal cards a sorted hand forgets."""
+    return prod(factorial(n) for n in Counter(hand).values())
+
+
 @lru_cache(maxsize=1024)
 def deal_prior(players: int, seat: int, hand: Hand, stash: Hand) -> dict[Config, float]:
     """The prior over configurations given the seat's dealt hand and The Stash (C2), normalized.
@@ -74,6 +80,7 @@ def deal_prior(players: int, seat: int, hand: Hand, stash: Hand) -> dict[Config,
         rest.remove(drop)
         for others in splits(tuple(rest), players - 1, size):
             hands = (*others[:seat], hand, *others[seat:])
-            weights[(drop, hands)] = float(shuffles(unknown, ((drop,), *others)))
+            # `shuffles` over a constant (Π count! of the unknown cards): the same proportions.
+            weights[(drop, hands)] = 1.0 / prod(_arrangements(other) for other in others)
     total = sum(weights.values())
     return {config: weight / total for config, weight in weights.items()}
