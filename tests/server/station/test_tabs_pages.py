@@ -97,6 +97,8 @@ def test_ringleader_has_nothing_to_file_on_day_one() -> None:
     html = render("operations", START, OWL)
     assert "You have nothing to file today." in html
     assert "cannot liquidate anyone on Day 1" in html
+    forger = " ".join(render("operations", START, RAVEN).split())
+    assert 'Day 1; from Day 2 the order is held by <span class="codename">OWL</span>' in forger
 
 
 def test_heir_chooses_between_the_order_and_their_own_operation() -> None:
