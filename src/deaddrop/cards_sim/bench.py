@@ -1,0 +1,161 @@
+"""Speed figures for Cards: random games/s, posterior updates/s, expert decision times.
+
+Benchmarks print figures; they never pass or fail on time (DESIGN.md).
+"""
+
+from __future__ import annotations
+
+import statistics
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from deaddrop.bots.cards.base import CardsBot
+from deaddrop.bots.cards.play import Table, play_game
+from deaddrop.bots.cards.random_bot import RandomBot
+from deaddrop.bots.cards.registry import make_bot
+from deaddrop.cards_sim.stats import percentile
+from deaddrop.engine.cards.actions import Action
+from deaddrop.engine.cards.state import Setup
+from deaddrop.engine.core.rng import Rng
+
+
+def random_games_per_s(players: int, seconds: float, runs: int, seed: int = 1) -> list[float]:
+    """Games/s of random bots (view per decision included), one figure per run of `seconds`."""
+    rng = Rng.from_seed(seed)
+    out: list[float] = []
+    for _ in range(runs):
+        games, started = 0, time.perf_counter()
+        while True:
+            table_seed, rng = rng.next_u64()
+            play_game(
+                Setup(players, table_seed), [RandomBot(table_seed + s) for s in range(players)]
+            )
+            games += 1
+            elapsed = time.perf_counter() - started
+            if elapsed >= seconds:
+                break
+        out.append(games / elapsed)
+    return out
+
+
+def _round_logs(players: int, games: int, seed: int) -> list[tuple[int, list[Mapping[str, Any]]]]:
+    """(seat, entries) of every round of random games, as each seat's view logged them."""
+    out: list[tuple[int, list[Mapping[str, Any]]]] = []
+    for game in range(games):
+        bots = [RandomBot(seed + game * players + s) for s in range(players)]
+        table = Table(Setup(players, seed + game), bots)
+        table.run()
+        for seat in range(players):
+            log = table.view(seat)["log"]
+            starts = [i for i, entry in enumerate(log) if entry["kind"] == "deal"]
+            for begin, end in zip(starts, [*starts[1:], len(log)], strict=True):
+                out.append((seat, log[begin:end]))
+    return out
+
+
+def posterior_updates_per_s(
+    players: int, seconds: float, runs: int, model: str, seed: int = 1
+) -> list[float]:
+    """Log entries folded into a seat's exact posterior per second, one figure per run."""
+    from deaddrop.engine.cards.inference import empty_belief, update
+
+    rounds = _round_logs(players, 20, seed)
+    out: list[float] = []
+    for _ in range(runs):
+        updates, started = 0, time.perf_counter()
+        elapsed = 0.0
+        while elapsed < seconds:
+            for seat, entries in rounds:
+                belief = empty_belief(seat, players, model)
+                for entry in entries:
+                    belief = update(belief, (entry,))
+                updates += len(entries)
+                elapsed = time.perf_counter() - started
+                if elapsed >= seconds:
+                    break
+        out.append(updates / elapsed)
+    return out
+
+
+class _Timed:
+    """A bot whose every decision is timed."""
+
+    def __init__(self, bot: CardsBot, times: list[float]) -> None:
+        self.bot, self.times = bot, times
+
+    def choose(self, view: Mapping[str, Any]) -> Action:
+        started = time.perf_counter()
+        action = self.bot.choose(view)
+        self.times.append(time.perf_counter() - started)
+        return action
+
+
+def expert_decision_times(players: int, games: int, seed: int = 1) -> list[float]:
+    """Seconds per expert decision, over games of one expert against heuristic and random."""
+    times: list[float] = []
+    others = ("heuristic", "random")
+    for game in range(games):
+        expert_seat = game % players
+        deciders: list[Any] = []
+        for seat in range(players):
+            if seat == expert_seat:
+                deciders.append(_Timed(make_bot("expert", seed + game), times))
+            else:
+                deciders.append(make_bot(others[seat % 2], seed + game * players + seat))
+        play_game(Setup(players, seed + game), deciders)
+    return times
+
+
+@dataclass(slots=True)
+class Figures:
+    """One player count's figures."""
+
+    players: int
+    """Seats per game."""
+    random_games_per_s: float
+    """Median over runs."""
+    updates_per_s: dict[str, float]
+    """Median posterior updates/s by inference model."""
+    expert_median_ms: float
+    """Median expert decision time."""
+    expert_p99_ms: float
+    """99th-percentile expert decision time."""
+    expert_decisions: int
+    """Expert decisions timed."""
+
+    def to_json(self) -> dict[str, Any]:
+        """The figures as JSON."""
+        return {
+            "players": self.players,
+            "random_games_per_s": self.random_games_per_s,
+            "posterior_updates_per_s": self.updates_per_s,
+            "expert_decision_ms": {"median": self.expert_median_ms, "p99": self.expert_p99_ms},
+            "expert_decisions": self.expert_decisions,
+        }
+
+
+def bench(
+    players: Sequence[int], seconds: float, runs: int, expert_games: int, models: Sequence[str]
+) -> list[Figures]:
+    """Every figure for each player count."""
+    out: list[Figures] = []
+    for count in players:
+        games = statistics.median(random_games_per_s(count, seconds, runs))
+        updates = {
+            model: statistics.median(posterior_updates_per_s(count, seconds, runs, model))
+            for model in models
+        }
+        times = sorted(expert_decision_times(count, expert_games))
+        out.append(
+            Figures(
+                count,
+                games,
+                updates,
+                1000 * statistics.median(times),
+                1000 * percentile(times, 99),
+                len(times),
+            )
+        )
+    return out
