@@ -27,10 +27,13 @@ from deaddrop.server.accounts import routes as account_routes
 from deaddrop.server.accounts.auth import provide_me, provide_viewer
 from deaddrop.server.accounts.throttle import LoginThrottle
 from deaddrop.server.api import routes as api_routes
+from deaddrop.server.cards import routes as cards_routes
+from deaddrop.server.cards.runner import CardsPlugin
 from deaddrop.server.db.dependencies import provide_db
 from deaddrop.server.db.engine import create_engine, create_sessionmaker
 from deaddrop.server.db.store import DatabaseStore
 from deaddrop.server.errors import EXCEPTION_HANDLERS
+from deaddrop.server.live.wakeup import channels_plugin
 from deaddrop.server.pages import routes as page_routes
 from deaddrop.server.render import jinja_environment
 from deaddrop.server.security_headers import security_headers
@@ -49,6 +52,7 @@ ROUTERS: tuple[Router, ...] = (page_routes.router, account_routes.router, api_ro
 ROUTERS += (tab_routes.router,)  # Station: the five tabs and the spectator's view
 # Station: lobby, the day's saves, the host's tools, JSON views and the scenario file.
 ROUTERS += (station_lobby.router, station_routes.router, station_host.router, station_api.router)
+ROUTERS += (cards_routes.router,)  # Cards: lobby, tables, moves, live stream, records
 SESSION_MAX_AGE = 30 * 24 * 3600
 # Forms are small; the largest later upload (a scenario file) stays well under this.
 MAX_BODY_BYTES = 1_000_000
@@ -127,7 +131,12 @@ def create_app(
             exclude=["/static/"],
         ),
         template_config=templates,
-        plugins=[FlashPlugin(FlashConfig(template_config=templates))],
+        plugins=[
+            FlashPlugin(FlashConfig(template_config=templates)),
+            # Live updates: wake-ups in memory in one process, over Redis when REDIS_URL is set.
+            channels_plugin(settings.redis_url),
+            CardsPlugin(),  # the Cards runtime and its bot runner
+        ],
         exception_handlers=EXCEPTION_HANDLERS,
         lifespan=[lifespan],
         state=State(

@@ -6,6 +6,7 @@ A new feature's tables live in its own `models.py`; import them here.
 from __future__ import annotations
 
 from deaddrop.server.accounts.models import User
+from deaddrop.server.cards.models import CardsAction, CardsSeat, CardsTable
 from deaddrop.server.db.base import Base
 from deaddrop.server.db.kv import KeyValue
 from deaddrop.server.live.models import LiveEvent
@@ -22,6 +23,9 @@ metadata = Base.metadata
 
 __all__ = [
     "Base",
+    "CardsAction",
+    "CardsSeat",
+    "CardsTable",
     "KeyValue",
     "LiveEvent",
     "StationAction",

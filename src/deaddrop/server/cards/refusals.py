@@ -1,0 +1,44 @@
+"""A move or request the server refuses, in plain words with the rule behind it."""
+
+from __future__ import annotations
+
+from deaddrop.engine.core.errors import IllegalAction
+
+RULE_NAMES = {
+    "C2": "players and the deal",
+    "C3": "turn order",
+    "C4": "Share Info",
+    "C5": "trading with an eliminated player",
+    "C6": "Swap the Stash",
+    "C7": "Sell Secrets",
+    "C8": "Grab the Drop",
+    "C9": "last agent standing",
+    "C11": "the end of the game",
+    "C12": "what each player may see",
+    "action": "a well-formed move",
+}
+
+
+class Refused(Exception):
+    """A refusal to show the person: `message` in plain words, `rule` when a rule says so."""
+
+    def __init__(self, message: str, rule: str | None = None, status_code: int = 422) -> None:
+        super().__init__(message)
+        self.message = message
+        self.rule = rule
+        self.status_code = status_code
+
+
+class Stale(Refused):
+    """The page was built from an older version of the table."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message, None, 409)
+
+
+def from_illegal(error: IllegalAction) -> Refused:
+    """The engine's refusal with its rule id spelled out, e.g. "… (rule C7, Sell Secrets)"."""
+    name = RULE_NAMES.get(error.code)
+    rule = f"rule {error.code}, {name}" if name and error.code != "action" else name or error.code
+    message = error.message[:1].upper() + error.message[1:]
+    return Refused(f"{message} ({rule}).", error.code)

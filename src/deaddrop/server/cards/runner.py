@@ -1,0 +1,116 @@
+"""The Cards runner: plays bot seats after their delay, and a seat whose turn timer ran out.
+
+Each table keeps `due_at`, the time its pending decision should be played automatically; the
+runner polls for due tables (and is poked when one changes) and plays one move each through
+`do_auto_move`, which takes the table's writer lock, so it is safe beside the players' own moves
+and beside runners in other processes (the row version settles any race).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import AsyncIterator
+from datetime import datetime
+
+from litestar import Litestar
+from litestar.channels import ChannelsPlugin
+from litestar.config.app import AppConfig
+from litestar.plugins import InitPluginProtocol
+from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+from deaddrop.server.cards.models import CardsTable
+from deaddrop.server.cards.refusals import Refused
+from deaddrop.server.cards.runtime import Runtime, bot_delay_from_env
+from deaddrop.server.cards.service import do_auto_move
+from deaddrop.server.db.base import utcnow
+
+POLL_SECONDS = 0.25
+BATCH = 50
+logger = logging.getLogger("deaddrop.server.cards")
+
+
+class CardsRunner:
+    """Plays every due automatic move, now and whenever poked."""
+
+    def __init__(self, sessionmaker: async_sessionmaker[AsyncSession], runtime: Runtime) -> None:
+        self.sessionmaker = sessionmaker
+        self.runtime = runtime
+        self._poked = asyncio.Event()
+        self._stopped = False
+
+    def poke(self) -> None:
+        """A table has a new due time: look again soon."""
+        self._poked.set()
+
+    def stop(self) -> None:
+        """Finish the move in progress and stop."""
+        self._stopped = True
+        self._poked.set()
+
+    async def run_due(self, now: datetime | None = None) -> int:
+        """Play one move on every table due at `now`; returns how many were played."""
+        now = now or utcnow()
+        async with self.sessionmaker() as db:
+            ids = list(
+                await db.scalars(
+                    select(CardsTable.id)
+                    .where(CardsTable.status == "playing", CardsTable.due_at <= now)
+                    .order_by(CardsTable.due_at)
+                    .limit(BATCH)
+                )
+            )
+        played = 0
+        for table_id in ids:
+            # Refused: a person's move or another runner got there first.
+            async with self.sessionmaker() as db:
+                with contextlib.suppress(Refused):
+                    played += await do_auto_move(db, self.runtime, table_id, now)
+        return played
+
+    async def run_forever(self) -> None:
+        """Poll until stopped; a failure is logged and the loop goes on."""
+        while not self._stopped:
+            try:
+                await self.run_due()
+            except Exception:
+                logger.exception("the Cards runner failed; retrying")
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._poked.wait(), POLL_SECONDS)
+            self._poked.clear()
+
+
+class CardsPlugin(InitPluginProtocol):
+    """Gives the app its Cards runtime (`app.state.cards`) and runs the runner in its lifespan."""
+
+    def __init__(self, bot_delay: float | None = None, runner: bool = True) -> None:
+        self.runtime = Runtime(bot_delay=bot_delay_from_env() if bot_delay is None else bot_delay)
+        self.runner = runner
+
+    def on_app_init(self, app_config: AppConfig) -> AppConfig:
+        """Register the runtime and the runner's lifespan."""
+        app_config.state["cards"] = self.runtime
+        app_config.lifespan.append(self._lifespan)
+        return app_config
+
+    @contextlib.asynccontextmanager
+    async def _lifespan(self, app: Litestar) -> AsyncIterator[None]:
+        with contextlib.suppress(KeyError):
+            self.runtime.channels = app.plugins.get(ChannelsPlugin)
+        if not self.runner:
+            yield
+            return
+        runner = CardsRunner(app.state.sessionmaker, self.runtime)
+        app.state.cards_runner = runner
+        self.runtime.poke = runner.poke
+        task = asyncio.create_task(runner.run_forever())
+        try:
+            yield
+        finally:
+            runner.stop()
+            await asyncio.wait([task], timeout=5)
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task

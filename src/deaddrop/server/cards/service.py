@@ -1,0 +1,384 @@
+"""`do_*`: every write to a Cards table, one writer per table, events journaled per audience.
+
+A move is applied by the engine (which refuses illegal ones with the rule id), stored in the
+action log, and its events journaled with the engine's audience in the same transaction; the
+wake-up is sent only after commit. When bots play instantly (tests), their moves follow in the
+same transaction; otherwise the table gets a `due_at` and the runner plays them later.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+from collections import OrderedDict
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from sqlalchemy import select
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.orm.exc import StaleDataError
+
+from deaddrop.bots.cards.registry import BOT_NAMES, make_bot
+from deaddrop.engine.cards import (
+    Action,
+    Options,
+    Setup,
+    State,
+    action_from_json,
+    action_to_json,
+    apply,
+    new_game,
+    view,
+)
+from deaddrop.engine.core.errors import IllegalAction
+from deaddrop.engine.core.events import Audience, Event
+from deaddrop.server.cards.access import TableContext, seats_of
+from deaddrop.server.cards.identity import Who
+from deaddrop.server.cards.models import CardsAction, CardsSeat, CardsTable
+from deaddrop.server.cards.refusals import Refused, Stale, from_illegal
+from deaddrop.server.cards.runtime import Runtime
+from deaddrop.server.db.base import utcnow
+from deaddrop.server.live import journal
+
+STAND_IN = "heuristic"
+"""The bot that plays for a person whose turn timer ran out."""
+INLINE_CAP = 3000
+"""Most bot moves played inside one request (instant bots); the runner plays any rest."""
+_CACHE_SIZE = 128
+_states: OrderedDict[tuple[str, int], State] = OrderedDict()
+_SETTLED = "cards_settled"
+"""Key in `db.info`: the states a transaction reached, cached only once its commit succeeds."""
+_writers: dict[tuple[int, str], asyncio.Lock] = {}
+
+ActionMaker = Callable[[State, int], Action]
+"""Builds the engine action from the current state and the acting seat; Refused if it cannot."""
+
+
+@dataclass(frozen=True)
+class TableForm:
+    """A new table as asked for: seat 0 is the person opening it."""
+
+    others: tuple[str, ...]
+    """Seats 1…: "friend" (an invite) or a bot name."""
+    grab_face_down: bool = False
+    """C8 option."""
+    tokens_to_win: int = 3
+    """C11 option."""
+    public: bool = False
+    """Listed for anyone to join."""
+    turn_seconds: int | None = None
+    """The turn timer; None waits for people forever."""
+
+
+def stream_of(table: CardsTable) -> str:
+    """The journal stream of a table."""
+    return journal.stream_name("cards", table.public_id)
+
+
+def setup_of(table: CardsTable) -> Setup:
+    """The engine setup a table plays."""
+    options = Options(grab_face_down=table.grab_face_down, tokens_to_win=table.tokens_to_win)
+    return Setup(players=table.players, seed=table.seed, options=options)
+
+
+async def load_actions(db: AsyncSession, table: CardsTable) -> list[Action]:
+    """The table's action log."""
+    rows = await db.scalars(
+        select(CardsAction.action).where(CardsAction.table_id == table.id).order_by(CardsAction.seq)
+    )
+    return [action_from_json(row) for row in rows]
+
+
+async def load_state(db: AsyncSession, table: CardsTable) -> State:
+    """The engine state at the table's version (replayed, cached per version)."""
+    key = (table.public_id, table.version)
+    cached = _states.get(key)
+    if cached is not None:
+        _states.move_to_end(key)
+        return cached
+    state = new_game(setup_of(table))
+    for action in await load_actions(db, table):
+        state, _ = apply(state, action)
+    _remember(key, state)
+    return state
+
+
+def _remember(key: tuple[str, int], state: State) -> None:
+    _states[key] = state
+    while len(_states) > _CACHE_SIZE:
+        _states.popitem(last=False)
+
+
+def writer_lock(public_id: str) -> asyncio.Lock:
+    """This process's lock for writing one table; the row version guards across processes."""
+    key = (id(asyncio.get_running_loop()), public_id)
+    lock = _writers.get(key)
+    if lock is None:
+        lock = _writers[key] = asyncio.Lock()
+    return lock
+
+
+def check_form(form: TableForm) -> None:
+    """Validate a new table: 2–4 seats (C2), known bots, options in range (C11)."""
+    if not 1 <= len(form.others) <= 3:
+        raise Refused("A table has 2 to 4 seats (rule C2).", "C2")
+    for kind in form.others:
+        if kind != "friend" and kind not in BOT_NAMES:
+            raise Refused(f"Each other seat is a friend or a bot ({', '.join(BOT_NAMES)}).")
+    if not 1 <= form.tokens_to_win <= 9:
+        raise Refused("Tokens to win is between 1 and 9 (rule C11).", "C11")
+    if form.turn_seconds is not None and not 10 <= form.turn_seconds <= 3600:
+        raise Refused("The turn timer is between 10 seconds and an hour, or off.")
+
+
+async def do_open_table(db: AsyncSession, rt: Runtime, who: Who, form: TableForm) -> CardsTable:
+    """Open a table with this person in seat 0; it starts at once when no friend is awaited."""
+    check_form(form)
+    if not who.known:
+        raise Refused("Open a table from the Cards page.")
+    now = utcnow()
+    table = CardsTable(
+        public_id=secrets.token_urlsafe(12),
+        invite_token=secrets.token_urlsafe(16),
+        public=form.public,
+        status="open",
+        players=len(form.others) + 1,
+        grab_face_down=form.grab_face_down,
+        tokens_to_win=form.tokens_to_win,
+        turn_seconds=form.turn_seconds,
+        seed=secrets.randbelow(2**31),
+        version=0,
+        created_at=now,
+        updated_at=now,
+    )
+    db.add(table)
+    await db.flush()
+    seats = [CardsSeat(table_id=table.id, seat=0)]
+    who.claim(seats[0])
+    for index, kind in enumerate(form.others, start=1):
+        bot = None if kind == "friend" else kind
+        seats.append(CardsSeat(table_id=table.id, seat=index, bot=bot, name=_bot_name(bot)))
+    db.add_all(seats)
+    await db.flush()
+    seq = await _start(db, rt, table, seats, now) if not _free(seats) else 0
+    await _commit(db)
+    await rt.publish(stream_of(table), seq)
+    rt.poke()
+    return table
+
+
+def _bot_name(bot: str | None) -> str:
+    return "" if bot is None else f"{bot.capitalize()} bot"
+
+
+def _free(seats: Sequence[CardsSeat]) -> list[CardsSeat]:
+    return [seat for seat in seats if seat.is_free]
+
+
+async def do_join(db: AsyncSession, rt: Runtime, context: TableContext, who: Who) -> int:
+    """Take the first free seat of an open table; the game starts when the last one is taken."""
+    table = context.table
+    if context.mine is not None:
+        return context.mine.seat
+    if not who.known:
+        raise Refused("Open the Cards page first, or log in, to take a seat.")
+    async with writer_lock(table.public_id):
+        await db.refresh(table)
+        seats = await seats_of(db, table)
+        free = _free(seats)
+        if table.status != "open" or not free:
+            raise Refused("Every seat at this table is taken.", None, 409)
+        now = utcnow()
+        who.claim(free[0])
+        table.updated_at = now
+        seq = await journal.append(
+            db, stream_of(table), [_public("seat_taken", seat=free[0].seat, name=who.name)]
+        )
+        if len(free) == 1:
+            seq = await _start(db, rt, table, seats, now)
+        await _commit(db)
+    await rt.publish(stream_of(table), seq)
+    rt.poke()
+    return free[0].seat
+
+
+async def _start(
+    db: AsyncSession, rt: Runtime, table: CardsTable, seats: list[CardsSeat], now: datetime
+) -> int:
+    """Deal round 1 (C2, C3) and journal the deal: the table to all, each hand to its seat."""
+    state = new_game(setup_of(table))
+    table.status = "playing"
+    await journal.append(db, stream_of(table), state.log)
+    return await _run_and_settle(db, rt, table, seats, state, now)
+
+
+async def do_act(
+    db: AsyncSession,
+    rt: Runtime,
+    context: TableContext,
+    make: ActionMaker,
+    expected_version: int | None,
+) -> int:
+    """Apply this seat's move through the engine; returns the table's new version.
+
+    A page built from an older version is refused as stale, so nobody acts on a table they
+    have not seen; an illegal move comes back as the engine's rule in plain words.
+    """
+    table, mine = context.table, context.mine
+    assert mine is not None
+    async with writer_lock(table.public_id):
+        await db.refresh(table)
+        seats = await seats_of(db, table)
+        if table.status != "playing":
+            raise Refused("This game is not being played right now.", None, 409)
+        if expected_version is not None and expected_version != table.version:
+            raise Stale("The table moved on since your page was loaded; look again and retry.")
+        state = await load_state(db, table)
+        action = make(state, mine.seat)
+        state = await _record(db, table, state, action, auto=False)
+        seq = await _run_and_settle(db, rt, table, seats, state, utcnow())
+        version = table.version
+        await _commit(db)
+    await rt.publish(stream_of(table), seq)
+    rt.poke()
+    return version
+
+
+async def do_take_back(db: AsyncSession, rt: Runtime, context: TableContext) -> None:
+    """The person returns: the stand-in bot stops playing their seat."""
+    table, mine = context.table, context.mine
+    assert mine is not None
+    async with writer_lock(table.public_id):
+        await db.refresh(table)
+        await db.refresh(mine)
+        if not mine.away:
+            return
+        mine.away = False
+        seats = await seats_of(db, table)
+        seq = await journal.append(db, stream_of(table), [_public("seat_back", seat=mine.seat)])
+        if table.status == "playing":
+            state = await load_state(db, table)
+            _settle(rt, table, seats, state, utcnow())
+        await _commit(db)
+    await rt.publish(stream_of(table), seq)
+    rt.poke()
+
+
+async def do_notebook(db: AsyncSession, context: TableContext, on: bool) -> None:
+    """Show or hide this person's deduction notebook (their own page only)."""
+    assert context.mine is not None
+    context.mine.notebook = on
+    await db.commit()
+
+
+async def do_auto_move(db: AsyncSession, rt: Runtime, table_id: int, now: datetime) -> bool:
+    """The runner's move: a bot's turn, or a person's whose timer ran out; False if none due."""
+    table = await db.get(CardsTable, table_id, populate_existing=True)
+    if table is None:
+        return False
+    async with writer_lock(table.public_id):
+        await db.refresh(table)
+        if table.status != "playing" or table.due_at is None or table.due_at > now:
+            return False
+        seats = await seats_of(db, table)
+        state = await load_state(db, table)
+        pending = state.pending
+        assert pending is not None
+        row = seats[pending.seat]
+        events: list[Event] = []
+        if row.bot is None and not row.away:
+            # The turn timer ran out: a bot plays this seat until its person takes it back.
+            row.away = True
+            events.append(_public("seat_away", seat=row.seat))
+        await journal.append(db, stream_of(table), events)
+        state = await _record(db, table, state, await _bot_move(table, row, state), auto=True)
+        seq = await _run_and_settle(db, rt, table, seats, state, now)
+        await _commit(db)
+    await rt.publish(stream_of(table), seq)
+    return True
+
+
+async def _bot_move(table: CardsTable, row: CardsSeat, state: State) -> Action:
+    """A bot's choice from the seat's view alone (C13), off the event loop."""
+    bot = make_bot(row.bot or STAND_IN, table.seed * 7919 + table.version * 31 + row.seat)
+    return await asyncio.to_thread(bot.choose, view(state, row.seat))
+
+
+async def _record(
+    db: AsyncSession, table: CardsTable, state: State, action: Action, *, auto: bool
+) -> State:
+    """Apply one action, store it and journal its events with the engine's audience."""
+    try:
+        new_state, events = apply(state, action)
+    except IllegalAction as error:
+        raise from_illegal(error) from None
+    table.version += 1
+    db.add(
+        CardsAction(table_id=table.id, seq=table.version, action=action_to_json(action), auto=auto)
+    )
+    await journal.append(db, stream_of(table), events)
+    return new_state
+
+
+def _automatic(row: CardsSeat) -> bool:
+    return row.bot is not None or row.away
+
+
+async def _run_and_settle(
+    db: AsyncSession,
+    rt: Runtime,
+    table: CardsTable,
+    seats: list[CardsSeat],
+    state: State,
+    now: datetime,
+) -> int:
+    """Play instant bots, set the status and the next due time, journal the new version."""
+    moves = 0
+    while rt.instant and state.pending is not None and moves < INLINE_CAP:
+        row = seats[state.pending.seat]
+        if not _automatic(row):
+            break
+        state = await _record(db, table, state, await _bot_move(table, row, state), auto=True)
+        moves += 1
+    _settle(rt, table, seats, state, now)
+    pending = None if state.pending is None else state.pending.seat
+    # Every seat re-renders at every version, whatever private events it was not told of.
+    marker = _public("version", version=table.version, pending=pending)
+    seq = await journal.append(db, stream_of(table), [marker])
+    db.info.setdefault(_SETTLED, {})[table.public_id] = (table.version, state)
+    return seq
+
+
+def _settle(
+    rt: Runtime, table: CardsTable, seats: list[CardsSeat], state: State, now: datetime
+) -> None:
+    """Status, winner and when the runner should act next."""
+    table.updated_at = now
+    if state.pending is None:
+        table.status, table.winner, table.due_at = "over", state.winner, None
+        return
+    row = seats[state.pending.seat]
+    if _automatic(row):
+        table.due_at = now + timedelta(seconds=rt.bot_delay)
+    elif table.turn_seconds:
+        table.due_at = now + timedelta(seconds=table.turn_seconds)
+    else:
+        table.due_at = None
+
+
+def _public(kind: str, **payload: object) -> Event:
+    return Event(kind, payload, Audience.everyone())
+
+
+async def _commit(db: AsyncSession) -> None:
+    """Commit; a second writer (another process) that got there first makes this one stale."""
+    settled: dict[str, tuple[int, State]] = db.info.pop(_SETTLED, {})
+    try:
+        await db.commit()
+    except (StaleDataError, IntegrityError):
+        await db.rollback()
+        raise Stale("Another move landed at that moment; look at the table and retry.") from None
+    for public_id, (version, state) in settled.items():
+        _remember((public_id, version), state)

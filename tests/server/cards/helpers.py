@@ -1,0 +1,163 @@
+"""Playing Cards through the HTTP forms in tests: read the table's state, post legal moves."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Awaitable, Callable
+from typing import Any, TypeVar
+
+import httpx
+from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from deaddrop.engine.cards import (
+    Action,
+    EndTurn,
+    GiveCard,
+    Grab,
+    HandBack,
+    SellSecrets,
+    ShareInfo,
+    State,
+    SwapStash,
+    legal_actions,
+)
+from deaddrop.server.cards.models import CardsSeat, CardsTable
+from deaddrop.server.cards.service import load_state
+from tests.server.visitor import Visitor, csrf_token_in
+
+T = TypeVar("T")
+RunDb = Callable[[Callable[[AsyncSession], Awaitable[Any]]], Any]
+_TABLE_URL = re.compile(r"/cards/t/([A-Za-z0-9_-]+)")
+
+
+def table_id_of(response: httpx.Response) -> str:
+    """The table id of the page a form redirected to."""
+    found = _TABLE_URL.search(str(response.url))
+    assert found is not None, response.url
+    return found.group(1)
+
+
+def open_solo(visitor: Visitor, **fields: str) -> str:
+    """One click against bots; returns the table id."""
+    response = visitor.submit("/cards", fields, action="/cards/solo")
+    assert response.status_code == 200, response.text
+    return table_id_of(response)
+
+
+def open_table(visitor: Visitor, **fields: str) -> str:
+    """Open a table with the full form; returns the table id."""
+    response = visitor.submit("/cards", fields, action="/cards/tables")
+    assert response.status_code == 200, response.text
+    return table_id_of(response)
+
+
+def table_row(run_db: RunDb, table_id: str) -> CardsTable:
+    """The table row as stored now."""
+
+    async def fetch(db: AsyncSession) -> CardsTable:
+        table = await db.scalar(select(CardsTable).where(CardsTable.public_id == table_id))
+        assert table is not None
+        return table
+
+    row: CardsTable = run_db(fetch)
+    return row
+
+
+def seat_rows(run_db: RunDb, table_id: str) -> list[CardsSeat]:
+    """The table's seats as stored now."""
+
+    async def fetch(db: AsyncSession) -> list[CardsSeat]:
+        table = await db.scalar(select(CardsTable).where(CardsTable.public_id == table_id))
+        assert table is not None
+        rows = await db.scalars(
+            select(CardsSeat).where(CardsSeat.table_id == table.id).order_by(CardsSeat.seat)
+        )
+        return list(rows)
+
+    seats: list[CardsSeat] = run_db(fetch)
+    return seats
+
+
+def state_of(run_db: RunDb, table_id: str) -> State:
+    """The engine state of the table (the test's referee, never shown to a player)."""
+
+    async def fetch(db: AsyncSession) -> State:
+        table = await db.scalar(select(CardsTable).where(CardsTable.public_id == table_id))
+        assert table is not None
+        return await load_state(db, table)
+
+    state: State = run_db(fetch)
+    return state
+
+
+def fields_for(action: Action) -> dict[str, str]:
+    """The form fields that post this action."""
+    if isinstance(action, ShareInfo):
+        out = {"kind": "share_info", "target": str(action.target), "give": str(action.give)}
+        if action.take is not None:
+            out["take"] = str(action.take)
+        return out
+    if isinstance(action, SwapStash):
+        return {"kind": "swap_stash", "give": str(action.give), "take": str(action.take)}
+    if isinstance(action, SellSecrets):
+        a, b = action.show
+        return {
+            "kind": "sell_secrets",
+            "target": str(action.target),
+            "show_a": str(a),
+            "show_b": str(b),
+        }
+    if isinstance(action, GiveCard):
+        return {"kind": "give_card", "card": str(action.card)}
+    if isinstance(action, HandBack):
+        return {"kind": "hand_back", "card": str(action.card)}
+    if isinstance(action, Grab):
+        return {"kind": "grab", "pair": f"{action.pair[0]}-{action.pair[1]}", "confirm": "yes"}
+    assert isinstance(action, EndTurn)
+    return {"kind": "end_turn"}
+
+
+def post_move(
+    visitor: Visitor, table_id: str, fields: dict[str, str], *, json: bool = False
+) -> httpx.Response:
+    """Post a move from the table page's form (with its CSRF token)."""
+    page = visitor.get(f"/cards/t/{table_id}")
+    token = csrf_token_in(page.text)
+    headers = {"Accept": "application/json"} if json else {}
+    return visitor.http.post(
+        f"/cards/t/{table_id}/act",
+        data={**fields, "_csrf_token": token},
+        headers=headers,
+        follow_redirects=not json,
+    )
+
+
+def winning_grab(state: State) -> Action | None:
+    """A grab that matches The Drop, if the mover holds one (the referee knows The Drop)."""
+    for action in legal_actions(state):
+        if isinstance(action, Grab) and sum(action.pair) == state.drop:
+            return action
+    return None
+
+
+def play_to_the_end(
+    players: dict[int, Visitor], run_db: RunDb, table_id: str, limit: int = 400
+) -> State:
+    """Play every person's decisions (bots play themselves) until the game is over."""
+    for _ in range(limit):
+        state = state_of(run_db, table_id)
+        if state.pending is None:
+            return state
+        visitor = players[state.pending.seat]
+        action = winning_grab(state) or _steady(state)
+        response = post_move(visitor, table_id, fields_for(action), json=True)
+        assert response.status_code == 200, response.text
+    raise AssertionError("the game did not end")
+
+
+def _steady(state: State) -> Action:
+    """A quiet legal move: swap when possible, never a losing grab."""
+    options = [a for a in legal_actions(state) if not isinstance(a, Grab)]
+    swaps = [a for a in options if isinstance(a, SwapStash)]
+    return (swaps or options)[0]
