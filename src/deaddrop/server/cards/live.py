@@ -65,7 +65,10 @@ async def table_events(
 ) -> ServerSentEvent:
     """Server-Sent Events for this person's seat (a watcher of a public table: public only)."""
     context = await access_table_for_watcher(db, table_id, who)
+    # A reconnect names the last event it saw; a fresh page names the journal it was built at.
     after = parse_last_event_id(request.headers.get("last-event-id"))
+    if after is None:
+        after = parse_last_event_id(request.query_params.get("after"))
     stream = table_stream(request, context, after)
     # The stream reads with sessions of its own; do not hold this request's connection open.
     await db.close()

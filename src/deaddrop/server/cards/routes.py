@@ -48,8 +48,10 @@ from deaddrop.server.cards.service import (
     do_notebook,
     do_open_table,
     do_take_back,
+    stream_of,
 )
 from deaddrop.server.db.dependencies import DB
+from deaddrop.server.live import journal
 from deaddrop.server.render import page
 
 WhoDep = NamedDependency[Who]
@@ -127,6 +129,8 @@ async def table_page(
 ) -> Template:
     """The table: seats, my hand, The Stash, the prompt, the log; live over SSE."""
     context = await access_table_for_watcher(db, table_id, who)
+    # Read before rendering: the stream then replays whatever lands while the page is built.
+    seq = await journal.last_seq(db, stream_of(context.table))
     values = await body_context(db, context)
     invite = f"{request.base_url}cards/invite/{context.table.invite_token}".replace(
         "//cards", "/cards"
@@ -135,6 +139,7 @@ async def table_page(
         "cards/table.html",
         viewer=viewer,
         invite=invite if context.mine is not None else None,
+        seq=seq,
         **values,
     )
 
