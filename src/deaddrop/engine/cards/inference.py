@@ -22,9 +22,10 @@ The model
   card offered to it or given to it, the pair it is shown, a grab, an End Turn) only has to
   be legal for the hidden hand (likelihood 1 or 0: C13's "deals consistent with the view");
   a choice it cannot see (the cards of a trade between two others, the pair shown in their
-  sale and the card handed back) is uniform over its options. Players who choose with a
-  purpose rather than at random (they rarely grab, keep pairs) make the uniform likelihoods
-  of seen choices pile up over a long round into confident mistakes; this model does not.
+  sale and the card handed back) is uniform over its options (the card offered to this seat
+  counts as unseen until its own answer shows it). Players who choose with a purpose rather
+  than at random (they rarely grab, keep pairs) make the uniform likelihoods of seen choices
+  pile up over a long round into confident mistakes; this model does not.
 
 Forward filtering over distinct configurations keeps this exact and small (at most a few
 hundred configurations: equal values are interchangeable). Decisions that leave no entry in
