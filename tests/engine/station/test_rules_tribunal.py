@@ -184,6 +184,7 @@ def test_s22_recalled_and_liquidated_at_once_dies_once_with_both_causes() -> Non
         "day": 2,
         "causes": ["recalled", "liquidated"],
         "faction": "station",
+        "final_cable": "",
     }
 
 

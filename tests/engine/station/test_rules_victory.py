@@ -318,7 +318,12 @@ def test_s40_removal_burns_at_once_with_cause_removed() -> None:
         "final_cable": "They made me leave.",
     }
     entry = t.view(None)["roster"][t.seat("watcher")]
-    assert entry["death"] == {"day": 1, "causes": ["removed"], "faction": "station"}
+    assert entry["death"] == {
+        "day": 1,
+        "causes": ["removed"],
+        "faction": "station",
+        "final_cable": "They made me leave.",  # S23, S40: published with the removal
+    }
     assert t.pouch().deaths == {}  # not burned a second time at the Pouch
 
 

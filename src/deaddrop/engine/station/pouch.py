@@ -233,7 +233,7 @@ def tribunal(res: Resolution) -> Resolution:
             abstain += 1  # S7: no saved vote is Abstain; S21: Abstain never leads
         else:
             counts[choice] = counts.get(choice, 0) + 1
-    threshold = -(-len(living) // 3)
+    threshold = tribunal_threshold(len(living))
     recalled = None
     if counts:
         top = max(counts.values())
@@ -246,6 +246,11 @@ def tribunal(res: Resolution) -> Resolution:
         threshold=threshold,
         recalled=recalled,
     )
+
+
+def tribunal_threshold(living: int) -> int:
+    """S21: ceil(L / 3) votes for L living players."""
+    return -(-living // 3)
 
 
 def apply_deaths(res: Resolution) -> Resolution:

@@ -11,6 +11,7 @@ from typing import Any
 from deaddrop.engine.station.cable import cable_json, result_json, reveal_json, vote_json
 from deaddrop.engine.station.game import operation_json
 from deaddrop.engine.station.options import operation_options
+from deaddrop.engine.station.pouch import tribunal_threshold
 from deaddrop.engine.station.roles import TEXT_LIMIT, is_ring
 from deaddrop.engine.station.state import Operation, Order, StationState, Whisper
 
@@ -27,6 +28,7 @@ def view(state: StationState, viewer: int | None) -> JSON:
         "defector_won": state.defector_won,
         "roster": [_roster_entry(state, seat.index) for seat in seats],  # public (S23)
         "cables": [cable_json(seats, record) for record in state.history],  # public (S23)
+        "threshold": tribunal_threshold(len(state.living())),  # public: what recalls (S21)
         "votes": [  # public and live (S21)
             {"voter": seats[s].codename, "vote": vote_json(seats, state.votes[s])}
             for s in state.living()
@@ -65,6 +67,7 @@ def _roster_entry(state: StationState, seat: int) -> JSON:
             "day": death.day,
             "causes": list(death.causes),
             "faction": state.seats[seat].faction.value,
+            "final_cable": death.final_cable,  # S23, S32: published with the death
         }
     if state.over:
         entry["role"] = state.seats[seat].role

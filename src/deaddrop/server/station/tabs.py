@@ -179,6 +179,7 @@ def _death(death: JSON) -> Context:
         "day": death["day"],
         "causes": causes_text(death["causes"]),
         "faction": faction_name(death["faction"]),
+        "final_cable": death["final_cable"],  # S23: published with the death, removals too
     }
 
 
@@ -238,8 +239,7 @@ def floor_tab(view: JSON, info: GameInfo) -> Context:
         "abstaining": [v["voter"] for v in votes if v["vote"] == "abstain"],
         "not_voted": [v["voter"] for v in votes if v["vote"] is None],
         "living": len(votes),
-        # S21: ceil(L / 3) of the living; the engine applies it at the Pouch, this only tells.
-        "threshold": -(-len(votes) // 3),
+        "threshold": view["threshold"],  # S21, from the engine
         "my_vote": me["vote"] if me else None,
         "vote_choices": me["options"]["vote_choices"] if me else [],
     }
