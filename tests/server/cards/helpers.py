@@ -142,22 +142,41 @@ def winning_grab(state: State) -> Action | None:
 
 
 def play_to_the_end(
-    players: dict[int, Visitor], run_db: RunDb, table_id: str, limit: int = 400
+    players: dict[int, Visitor],
+    run_db: RunDb,
+    table_id: str,
+    limit: int = 400,
+    *,
+    fold: bool = False,
 ) -> State:
-    """Play every person's decisions (bots play themselves) until the game is over."""
+    """Play every person's decisions (bots play themselves) until the game is over.
+
+    People grab when they hold The Drop's sum; with `fold` they otherwise grab wrong and drop
+    out, so that a table of people and a bot ends by the last agent standing (C9).
+    """
     for _ in range(limit):
         state = state_of(run_db, table_id)
         if state.pending is None:
             return state
         visitor = players[state.pending.seat]
-        action = winning_grab(state) or _steady(state)
+        action = winning_grab(state) or _steady(state, fold)
         response = post_move(visitor, table_id, fields_for(action), json=True)
         assert response.status_code == 200, response.text
     raise AssertionError("the game did not end")
 
 
-def _steady(state: State) -> Action:
-    """A quiet legal move: swap when possible, never a losing grab."""
+def _steady(state: State, fold: bool) -> Action:
+    """A quiet legal move: swap when possible; a losing grab only when folding."""
+    if fold:
+        grabs = [a for a in legal_actions(state) if isinstance(a, Grab)]
+        if grabs:
+            return grabs[0]
     options = [a for a in legal_actions(state) if not isinstance(a, Grab)]
     swaps = [a for a in options if isinstance(a, SwapStash)]
     return (swaps or options)[0]
+
+
+def join_by_invite(visitor: Visitor, run_db: RunDb, table_id: str) -> httpx.Response:
+    """Take a free seat with the table's invite link."""
+    token = table_row(run_db, table_id).invite_token
+    return visitor.submit(f"/cards/invite/{token}", {})

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import re
+
 from deaddrop.engine.core.errors import IllegalAction
+
+_SEAT = re.compile(r"\bseat (\d+)")
 
 RULE_NAMES = {
     "C2": "players and the deal",
@@ -40,5 +44,7 @@ def from_illegal(error: IllegalAction) -> Refused:
     """The engine's refusal with its rule id spelled out, e.g. "… (rule C7, Sell Secrets)"."""
     name = RULE_NAMES.get(error.code)
     rule = f"rule {error.code}, {name}" if name and error.code != "action" else name or error.code
-    message = error.message[:1].upper() + error.message[1:]
+    # The engine counts seats from 0; the table shows them from 1.
+    message = _SEAT.sub(lambda found: f"seat {int(found.group(1)) + 1}", error.message)
+    message = message[:1].upper() + message[1:]
     return Refused(f"{message} ({rule}).", error.code)
