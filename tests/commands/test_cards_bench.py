@@ -16,7 +16,7 @@ def test_bench_json_holds_every_figure(capsys: pytest.CaptureFixture[str]) -> No
     data = json.loads(capsys.readouterr().out)
     assert [f["players"] for f in data["figures"]] == [2, 3]
     for figures in data["figures"]:
-        assert figures["random_games_per_s"] > 0
+        assert figures["random_games_per_s"] > 0 and figures["engine_games_per_s"] > 0
         assert set(figures["posterior_updates_per_s"]) == {"uniform", "consistent"}
         assert all(rate > 0 for rate in figures["posterior_updates_per_s"].values())
         times = figures["expert_decision_ms"]
@@ -27,7 +27,7 @@ def test_bench_json_holds_every_figure(capsys: pytest.CaptureFixture[str]) -> No
 def test_bench_text_prints_the_figures_side_by_side(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["cards", "bench", "--players", "2,4", *QUICK]) == 0
     out = capsys.readouterr().out
-    for text in ("2 players", "4 players", "random-bot games/s", "posterior updates/s"):
+    for text in ("2 players", "4 players", "random-bot games/s", "engine alone", "posterior"):
         assert text in out
     assert "expert decision, median ms" in out and "expert decision, p99 ms" in out
     assert "pass" not in out.replace("pass/fail", "")

@@ -40,6 +40,31 @@ def random_games_per_s(players: int, seconds: float, runs: int, seed: int = 1) -
     return out
 
 
+def engine_games_per_s(players: int, seconds: float, runs: int, seed: int = 1) -> list[float]:
+    """Games/s of uniformly random play on the state itself, no views: the engine alone."""
+    import random
+
+    from deaddrop.engine.cards.legal import legal_actions
+    from deaddrop.engine.cards.rounds import new_game
+    from deaddrop.engine.cards.rules import apply
+
+    pick = random.Random(seed)
+    out: list[float] = []
+    for _ in range(runs):
+        games, started = 0, time.perf_counter()
+        while True:
+            state = new_game(Setup(players, pick.getrandbits(32)))
+            while state.pending is not None:
+                options = legal_actions(state)
+                state, _ = apply(state, options[pick.randrange(len(options))])
+            games += 1
+            elapsed = time.perf_counter() - started
+            if elapsed >= seconds:
+                break
+        out.append(games / elapsed)
+    return out
+
+
 def _round_logs(players: int, games: int, seed: int) -> list[tuple[int, list[Mapping[str, Any]]]]:
     """(seat, entries) of every round of random games, as each seat's view logged them."""
     out: list[tuple[int, list[Mapping[str, Any]]]] = []
@@ -116,6 +141,8 @@ class Figures:
     """Seats per game."""
     random_games_per_s: float
     """Median over runs."""
+    engine_games_per_s: float
+    """Median over runs, random play on the state without views."""
     updates_per_s: dict[str, float]
     """Median posterior updates/s by inference model."""
     expert_median_ms: float
@@ -130,6 +157,7 @@ class Figures:
         return {
             "players": self.players,
             "random_games_per_s": self.random_games_per_s,
+            "engine_games_per_s": self.engine_games_per_s,
             "posterior_updates_per_s": self.updates_per_s,
             "expert_decision_ms": {"median": self.expert_median_ms, "p99": self.expert_p99_ms},
             "expert_decisions": self.expert_decisions,
@@ -143,6 +171,7 @@ def bench(
     out: list[Figures] = []
     for count in players:
         games = statistics.median(random_games_per_s(count, seconds, runs))
+        engine = statistics.median(engine_games_per_s(count, seconds, runs))
         updates = {
             model: statistics.median(posterior_updates_per_s(count, seconds, runs, model))
             for model in models
@@ -152,6 +181,7 @@ def bench(
             Figures(
                 count,
                 games,
+                engine,
                 updates,
                 1000 * statistics.median(times),
                 1000 * percentile(times, 99),

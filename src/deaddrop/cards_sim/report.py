@@ -84,6 +84,9 @@ def print_bench(figures: Sequence[Figures], runs: int, seconds: float) -> None:
     for f in figures:
         table.add_column(f"{f.players} players", justify="right")
     table.add_row("random-bot games/s", *(f"{f.random_games_per_s:,.0f}" for f in figures))
+    table.add_row(
+        "  same, engine alone (no views)", *(f"{f.engine_games_per_s:,.0f}" for f in figures)
+    )
     for model in figures[0].updates_per_s if figures else ():
         table.add_row(
             f"posterior updates/s ({model})", *(f"{f.updates_per_s[model]:,.0f}" for f in figures)

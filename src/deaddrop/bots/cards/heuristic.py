@@ -53,7 +53,7 @@ PIN_BONUS = 0.5
 LOCATE_BONUS = 0.1
 """What locating one more unseen card in some hand is worth: the count's progress to a pin."""
 HALF_FROM_STASH = 0.5
-"""Half a pair whose other card lies in The Stash, as a share of a whole pair."""
+"""Half a pair whose other card lies face up (The Stash, an eliminated hand), as a share."""
 HALF_FROM_HAND = 0.25
 """Half a pair whose other card is hidden in some hand, as a share of a whole pair."""
 EXPLORE = 0.1
