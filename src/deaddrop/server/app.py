@@ -99,10 +99,14 @@ def create_app(
         if pouch_runner:
             runner = PouchRunner(sessionmaker, game_clock)
             app.state.pouch_runner = runner
-            tasks.append(asyncio.create_task(runner.run_forever()))
+            running = asyncio.create_task(runner.run_forever())
+            tasks.append(running)
         try:
             yield
         finally:
+            if pouch_runner:
+                runner.stop()  # let a Pouch in progress commit rather than cut it off
+                await asyncio.wait([running], timeout=5)
             for task in tasks:
                 task.cancel()
                 with contextlib.suppress(asyncio.CancelledError):

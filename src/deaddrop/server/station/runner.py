@@ -81,9 +81,15 @@ class PouchRunner:
         self.hub = hub
         self.before_commit = before_commit
         self._wake = asyncio.Event()
+        self._stopping = False
 
     def wake(self) -> None:
         """Look for due games now (an early Pouch, a resume) instead of at the next poll."""
+        self._wake.set()
+
+    def stop(self) -> None:
+        """Ask `run_forever` to return after its current pass (no query cut in half)."""
+        self._stopping = True
         self._wake.set()
 
     async def run_once(self) -> int:
@@ -110,7 +116,7 @@ class PouchRunner:
         """Run passes until cancelled, sleeping until the next deadline or a wake-up."""
         self.hub.on_pouch_due(self.wake)
         try:
-            while True:
+            while not self._stopping:
                 delay = POLL_SECONDS
                 try:
                     await self.run_once()

@@ -8,8 +8,11 @@ unless a Pouch or removal came in between, which refuses it as stale.
 
 from __future__ import annotations
 
+import asyncio
 import math
+import random
 import secrets
+import weakref
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
@@ -47,8 +50,10 @@ from deaddrop.server.station.publish import HUB
 from deaddrop.server.station.refusals import Refused, Stale, explain
 from deaddrop.server.station.store import load_state, remember
 
-ATTEMPTS = 3
-"""How often a play action is retried when another writer got to the game first."""
+ATTEMPTS = 5
+"""How often a play action is retried when another process wrote to the game first."""
+
+_writers: weakref.WeakValueDictionary[tuple[int, str], asyncio.Lock] = weakref.WeakValueDictionary()
 
 
 class Conflict(Exception):
@@ -148,10 +153,7 @@ async def do_create_game(db: AsyncSession, host: User, values: NewGame) -> Stati
 
 async def do_join(db: AsyncSession, game: StationGame, user: User) -> None:
     """Join a lobby through its invite (joining twice changes nothing)."""
-    seated = await db.scalar(
-        select(StationSeat.id).where(StationSeat.game_id == game.id, StationSeat.user_id == user.id)
-    )
-    if seated is not None:
+    if await _seated(db, game, user):
         return
     if game.status != "lobby":
         raise Refused("This game has already started; it takes no new joiners.")
@@ -164,7 +166,16 @@ async def do_join(db: AsyncSession, game: StationGame, user: User) -> None:
         await commit(db)
     except Conflict:
         await db.refresh(game)
+        if await _seated(db, game, user):
+            return  # a double click: the first one joined
         raise Refused("The lobby changed at that moment; try joining again.") from None
+
+
+async def _seated(db: AsyncSession, game: StationGame, user: User) -> bool:
+    seat = await db.scalar(
+        select(StationSeat.id).where(StationSeat.game_id == game.id, StationSeat.user_id == user.id)
+    )
+    return seat is not None
 
 
 async def do_leave(db: AsyncSession, context: GameContext) -> None:
@@ -269,47 +280,75 @@ async def do_act(
     player did not see. IllegalAction becomes `Refused` with the rule in plain words.
     """
     game = context.game
-    user_id = context.user.id if context.user is not None else None
     baseline = game.table_version if expected_version is None else expected_version
-    paused_ok = isinstance(action, RemovePlayer)  # S40: a host may remove during a pause
-    for _ in range(ATTEMPTS):
-        if baseline < game.table_version or baseline > game.version:
-            raise Stale("The game moved on since this page was loaded. Reload it and try again.")
-        now = clock.now()
-        check_playable(game, now, paused_ok=paused_ok)
-        state = await load_state(db, game)
-        try:
-            new_state, events = apply(state, action)
-        except IllegalAction as error:
-            raise explain(error) from None
-        game.version += 1
-        if isinstance(action, RemovePlayer):
-            game.table_version = game.version  # pages from before the removal are stale
-        follow_engine(game, new_state, now)
-        if game.early_pouch and all_done(new_state) and game.deadline is not None:
-            game.deadline = min(game.deadline, now)  # S41: the runner sends it at once
-        db.add(
-            StationAction(
-                game_id=game.id,
-                seq=game.version,
-                day=state.day,
-                action=action_to_json(action),
-                user_id=user_id,
-            )
+    lock = writer_lock(game.public_id)
+    waited = lock.locked()
+    async with lock:
+        if waited:
+            await _reload(db, context)  # others wrote while this one queued
+        for attempt in range(ATTEMPTS):
+            if baseline < game.table_version or baseline > game.version:
+                raise Stale(
+                    "The game moved on since this page was loaded. Reload it and try again."
+                )
+            try:
+                return await _act_once(db, context, action, clock.now(), announcement)
+            except Conflict:
+                # Another process (a runner, a second server) wrote first: read, try again.
+                await _reload(db, context)
+                await asyncio.sleep(random.uniform(0, 0.01 * (attempt + 1)))
+    raise Stale("Many saves arrived at once and this one could not get through; try again.")
+
+
+def writer_lock(public_id: str) -> asyncio.Lock:
+    """This process's lock for writing one game: saves queue here instead of colliding in
+    the database (whose conditional update still guards against other processes)."""
+    key = (id(asyncio.get_running_loop()), public_id)
+    lock = _writers.get(key)
+    if lock is None:
+        lock = asyncio.Lock()
+        _writers[key] = lock
+    return lock
+
+
+async def _act_once(
+    db: AsyncSession,
+    context: GameContext,
+    action: Action,
+    now: datetime,
+    announcement: tuple[str, str] | None,
+) -> Acted:
+    """One attempt: apply on the stored state and commit; Conflict if another writer won."""
+    game = context.game
+    check_playable(game, now, paused_ok=isinstance(action, RemovePlayer))  # S40: removal too
+    state = await load_state(db, game)
+    try:
+        new_state, events = apply(state, action)
+    except IllegalAction as error:
+        raise explain(error) from None
+    game.version += 1
+    if isinstance(action, RemovePlayer):
+        game.table_version = game.version  # pages from before the removal are stale
+    follow_engine(game, new_state, now)
+    if game.early_pouch and all_done(new_state) and game.deadline is not None:
+        game.deadline = min(game.deadline, now)  # S41: the runner sends it at once
+    db.add(
+        StationAction(
+            game_id=game.id,
+            seq=game.version,
+            day=state.day,
+            action=action_to_json(action),
+            user_id=context.user.id if context.user is not None else None,
         )
-        if announcement is not None:
-            announce(db, game, *announcement)
-        try:
-            await commit(db)
-        except Conflict:
-            await _reload(db, context)
-            continue
-        remember(game.public_id, game.version, new_state)
-        HUB.publish(game.public_id, events)
-        if game.deadline is not None and game.deadline <= now:
-            HUB.pouch_due()
-        return Acted(new_state, game.version, events)
-    raise Stale("Several saves arrived at once and this one could not get through; try again.")
+    )
+    if announcement is not None:
+        announce(db, game, *announcement)
+    await commit(db)
+    remember(game.public_id, game.version, new_state)
+    HUB.publish(game.public_id, events)
+    if game.deadline is not None and game.deadline <= now:
+        HUB.pouch_due()
+    return Acted(new_state, game.version, events)
 
 
 # --- Host tools (S40) ----------------------------------------------------------------------
