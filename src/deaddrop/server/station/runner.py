@@ -30,6 +30,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from deaddrop.engine.station import ResolvePouch, all_done, apply
 from deaddrop.engine.station.codec import action_to_json
+from deaddrop.server.station import rules
 from deaddrop.server.station.clock import Clock, next_deadline
 from deaddrop.server.station.models import StationAction, StationGame, StationPouch
 from deaddrop.server.station.publish import HUB, Hub
@@ -178,7 +179,9 @@ class PouchRunner:
         """A pause that ran out ends by itself at its limit (rules.MAX_PAUSE)."""
         assert game.pause_ends_at is not None
         resume(game, game.pause_ends_at)
-        announce(db, game, "pause_expired", "The pause ran out after 72 hours; the clock runs.")
+        hours = int(rules.MAX_PAUSE.total_seconds() // 3600)
+        text = f"The pause ran out after {hours} hours; the clock runs."
+        announce(db, game, "pause_expired", text)
         try:
             await commit(db)
         except Conflict:

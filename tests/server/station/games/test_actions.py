@@ -2,10 +2,18 @@
 
 from __future__ import annotations
 
-from deaddrop.engine.station import ABSTAIN
+import asyncio
+
+from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from deaddrop.engine.station import ABSTAIN, CastVote
 from deaddrop.engine.station.roles import RINGLEADER, is_ring
 from deaddrop.engine.station.state import Ability, Order
-from tests.server.station.games.helpers import Person, Table
+from deaddrop.server.station.access import access_game_for_player
+from deaddrop.server.station.models import StationAction
+from deaddrop.server.station.service import do_act
+from tests.server.station.games.helpers import Person, Table, user_named
 
 
 def _ring_other_than(table: Table, seat: int) -> int:
@@ -182,3 +190,33 @@ def test_only_the_host_uses_the_host_tools(table: Table) -> None:
     assert player.get(table.path("/host")).status_code == 403
     assert player.json(table.api("/host/pause")).status_code == 403
     assert table.host.get(table.path("/host")).status_code == 200
+
+
+def test_simultaneous_saves_on_one_game_all_land_one_after_another(table: Table) -> None:
+    async def burst(db: AsyncSession) -> list[int]:
+        sessionmaker = table.app.state.sessionmaker
+
+        async def vote(seat: int, choice: int) -> int:
+            async with sessionmaker() as session:
+                user = await user_named(session, table.people[seat].username)
+                context = await access_game_for_player(session, table.game_id, user)
+                acted = await do_act(session, context, CastVote(seat, choice), clock=table.clock)
+                return acted.version
+
+        saves = [vote(seat, (seat + round_) % 6) for round_ in range(5) for seat in range(6)]
+        return list(await asyncio.gather(*saves))
+
+    versions = table.run_db(burst)
+    assert sorted(versions) == list(range(1, 31))  # one writer at a time, none lost
+    game = table.game()
+    assert game.version == 30
+
+    async def log(db: AsyncSession) -> list[int]:
+        rows = await db.scalars(
+            select(StationAction.seq)
+            .where(StationAction.game_id == game.id)
+            .order_by(StationAction.seq)
+        )
+        return list(rows)
+
+    assert table.run_db(log) == list(range(1, 31))
