@@ -161,3 +161,15 @@ def test_c12_log_lines_show_trade_cards_only_to_the_parties() -> None:
     assert log_line(public, names) == "Seat 1 (random) shared info with Seat 2 (random)."
     mine = {"kind": "share_info_cards", "seat": 1, "with": 0, "give": 2, "receive": 4}
     assert log_line(mine, names) == "  Seat 1 (random) gave you 2; you gave 4."
+
+
+def test_notebook_without_inference_says_so_and_play_goes_on(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # A None entry in sys.modules makes the import fail, as if inference.py were absent.
+    monkeypatch.setitem(sys.modules, "deaddrop.engine.cards.inference", None)
+    args = ("--players", "2", "--bots", "random", "--seed", "2", "--notebook")
+    status, out = _play(monkeypatch, capsys, ALWAYS_FIRST, *args)
+    assert status == 0
+    assert "--notebook needs exact inference, which is not installed." in out
+    assert "Notebook (exact posterior" not in out
