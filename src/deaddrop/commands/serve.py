@@ -38,6 +38,7 @@ def run_serve(args: argparse.Namespace) -> int:
     import uvicorn
 
     from deaddrop.server.app import create_app
+    from deaddrop.server.station.offset_clock import OffsetClock
 
     settings = Settings.from_env()
     revision = asyncio.run(_upgrade(settings))
@@ -45,7 +46,7 @@ def run_serve(args: argparse.Namespace) -> int:
     print(f"Database at revision {revision} ({_describe(settings)}).", flush=True)
     print(f"Dead Drop is serving on http://{host}:{args.port}  (Ctrl+C to stop)", flush=True)
     uvicorn.run(
-        create_app(settings),
+        create_app(settings, clock=OffsetClock.from_env()),  # None unless a test sets it
         host=args.host,
         port=args.port,
         proxy_headers=args.proxy_headers,

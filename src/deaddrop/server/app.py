@@ -45,6 +45,7 @@ from deaddrop.server.station import lobby as station_lobby
 from deaddrop.server.station import routes as station_routes
 from deaddrop.server.station import tab_routes
 from deaddrop.server.station.clock import Clock, SystemClock
+from deaddrop.server.station.offset_clock import OffsetClock
 from deaddrop.server.station.runner import PouchRunner
 
 STATIC_DIR = Path(__file__).parent / "static"
@@ -101,6 +102,8 @@ def create_app(
             app.state.pouch_runner = runner
             running = asyncio.create_task(runner.run_forever())
             tasks.append(running)
+            if isinstance(game_clock, OffsetClock):  # browser tests: a jump wakes the runner
+                tasks.append(asyncio.create_task(game_clock.watch(runner.wake)))
         try:
             yield
         finally:
