@@ -93,14 +93,18 @@ class Agent:
         return f"{self.game_url.removeprefix(self.base)}/{tail}"
 
     def shoot_tabs(self, folder: Path, label: str) -> None:
-        """A full-page picture of every tab at phone and desktop size."""
+        """A picture of every tab at phone and desktop size.
+
+        The phone picture is the screen as a phone shows it, with the tab bar fixed at its
+        bottom (a full-page capture would paint that bar halfway down the page); the desktop
+        one is the whole page.
+        """
         for size_name, size in (("phone", PHONE), ("desktop", DESKTOP)):
             self.page.set_viewport_size(size)
             for name in TABS:
                 page = self.tab(name)
-                page.screenshot(
-                    path=str(folder / f"{label}-{name}-{size_name}.png"), full_page=True
-                )
+                path = folder / f"{label}-{name}-{size_name}.png"
+                page.screenshot(path=str(path), full_page=size is DESKTOP)
         self.page.set_viewport_size(PHONE)
 
 
