@@ -19,6 +19,7 @@ from datetime import datetime, timedelta
 from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.orm.attributes import flag_modified
 from sqlalchemy.orm.exc import StaleDataError
 
 from deaddrop.engine.core.errors import IllegalAction
@@ -109,6 +110,13 @@ async def _reload(db: AsyncSession, context: GameContext) -> None:
             await db.refresh(row)
 
 
+def touch(game: StationGame, now: datetime) -> None:
+    """Mark the game row written, so that this write takes part in the row_version check
+    even when nothing else on the row changes (a handover changes only a seat row)."""
+    game.updated_at = now
+    flag_modified(game, "updated_at")
+
+
 def announce(db: AsyncSession, game: StationGame, kind: str, text: str) -> None:
     """Record a host action for everyone in the game to read (issue 4: never silent)."""
     db.add(StationAnnouncement(game_id=game.id, day=game.day, kind=kind, text=text))
@@ -117,7 +125,7 @@ def announce(db: AsyncSession, game: StationGame, kind: str, text: str) -> None:
 def follow_engine(game: StationGame, state: StationState, now: datetime) -> None:
     """Bring the game row's day, status and winner in line with the engine state."""
     game.day = state.day
-    game.updated_at = now
+    touch(game, now)
     if state.over:
         game.status = "over"
         game.winner = state.winner
@@ -161,7 +169,7 @@ async def do_join(db: AsyncSession, game: StationGame, user: User) -> None:
         raise Refused("The table is full: Station seats at most 10 players (rule S1).", "S1")
     db.add(StationSeat(game_id=game.id, user_id=user.id))
     game.lobby_size += 1
-    game.updated_at = utcnow()
+    touch(game, utcnow())
     try:
         await commit(db)
     except Conflict:
@@ -207,7 +215,7 @@ async def _drop_joiner(db: AsyncSession, context: GameContext, seat: StationSeat
     game = context.game
     await db.delete(seat)
     game.lobby_size -= 1
-    game.updated_at = utcnow()
+    touch(game, utcnow())
     try:
         await commit(db)
     except Conflict:
@@ -238,7 +246,7 @@ async def do_start(db: AsyncSession, context: GameContext, clock: Clock) -> Stat
     game.status = "running"
     game.day = 1
     game.started_at = now
-    game.updated_at = now
+    touch(game, now)
     game.deadline = next_deadline(schedule_of(game), now)
     try:
         await commit(db)
@@ -287,6 +295,8 @@ async def do_act(
         if waited:
             await _reload(db, context)  # others wrote while this one queued
         for attempt in range(ATTEMPTS):
+            if not _still_holds_seat(context):
+                raise Refused("The host has handed your seat to someone else.")
             if baseline < game.table_version or baseline > game.version:
                 raise Stale(
                     "The game moved on since this page was loaded. Reload it and try again."
@@ -298,6 +308,12 @@ async def do_act(
                 await _reload(db, context)
                 await asyncio.sleep(random.uniform(0, 0.01 * (attempt + 1)))
     raise Stale("Many saves arrived at once and this one could not get through; try again.")
+
+
+def _still_holds_seat(context: GameContext) -> bool:
+    """Whether the person acting still holds their seat (a replacement may have come first)."""
+    seat, user = context.seat_row, context.user
+    return seat is None or user is None or seat.user_id == user.id
 
 
 def writer_lock(public_id: str) -> asyncio.Lock:
@@ -385,7 +401,7 @@ async def do_pause(db: AsyncSession, context: GameContext, clock: Clock) -> None
     game.paused_remaining_seconds = math.ceil((deadline - now).total_seconds())
     game.pause_ends_at = now + rules.MAX_PAUSE
     game.deadline = None
-    game.updated_at = now
+    touch(game, now)
     hours = int(rules.MAX_PAUSE.total_seconds() // 3600)
     announce(
         db,
@@ -404,7 +420,7 @@ def resume(game: StationGame, at: datetime) -> None:
     game.deadline = at + remaining
     game.paused_remaining_seconds = None
     game.pause_ends_at = None
-    game.updated_at = at
+    touch(game, at)
 
 
 async def do_resume(db: AsyncSession, context: GameContext, clock: Clock) -> None:
@@ -435,7 +451,7 @@ async def do_extend(db: AsyncSession, context: GameContext, minutes: int, clock:
         raise Refused(f"Today's deadline has already been extended by the most allowed, {limit} h.")
     game.deadline = deadline + granted
     game.day_extended_seconds += int(granted.total_seconds())
-    game.updated_at = clock.now()
+    touch(game, clock.now())
     capped = " (the most still allowed today)" if granted < timedelta(minutes=minutes) else ""
     announce(
         db,
@@ -482,7 +498,7 @@ async def do_replace(
     )
     row.user_id = newcomer.id
     row.first_full_day = game.day + 1  # inactivity counts only the newcomer's own full days
-    game.updated_at = clock.now()
+    touch(game, clock.now())
     announce(
         db,
         game,
@@ -514,7 +530,7 @@ async def do_set_spectators(
     if enabled == (game.spectator_token is not None):
         return
     game.spectator_token = new_token() if enabled else None
-    game.updated_at = clock.now()
+    touch(game, clock.now())
     text = (
         "The host opened a public spectator link: spectators see the Cables, the Floor "
         "and the Roster, nothing private."

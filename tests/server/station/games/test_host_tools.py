@@ -5,8 +5,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from datetime import timedelta
 
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from deaddrop.engine.station import ABSTAIN, CastVote
 from deaddrop.engine.station.roles import is_ring
-from tests.server.station.games.helpers import Person, Table
+from deaddrop.server.station.access import access_game_for_host, access_game_for_player
+from deaddrop.server.station.refusals import Refused
+from deaddrop.server.station.service import do_act, do_replace
+from tests.server.station.games.helpers import Person, Table, user_named
 
 HOUR = timedelta(hours=1)
 
@@ -169,3 +175,29 @@ def test_the_spectator_link_opens_fresh_and_closes(table: Table, stranger: Perso
     second = table.game().spectator_token
     assert second and second != first
     assert stranger.get(f"/api/watch/{first}").status_code == 404
+
+
+def test_a_save_racing_its_seat_handover_is_refused(
+    table: Table, make_players: Callable[[int], list[Person]]
+) -> None:
+    newcomer = make_players(1)[0]
+    seat = 3
+
+    async def race(db: AsyncSession) -> str:
+        old = await user_named(db, table.people[seat].username)
+        context = await access_game_for_player(db, table.game_id, old)  # the page was open …
+        async with table.app.state.sessionmaker() as other:  # … when the host handed it over
+            host = await access_game_for_host(
+                other, table.game_id, await user_named(other, table.host.username)
+            )
+            await do_replace(
+                other, host, seat, await user_named(other, newcomer.username), table.clock
+            )
+        try:
+            await do_act(db, context, CastVote(seat, ABSTAIN), clock=table.clock)
+        except Refused as refusal:
+            return refusal.message
+        return "saved"
+
+    assert table.run_db(race) == "The host has handed your seat to someone else."
+    assert table.state().votes[seat] is None
