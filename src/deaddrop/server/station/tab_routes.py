@@ -4,6 +4,8 @@ for spectators. Thin: access the game, replay its state, render the engine's vie
 
 from __future__ import annotations
 
+from typing import Any
+
 from litestar import Router, get
 from litestar.handlers import HTTPRouteHandler
 from litestar.params import FromPath
@@ -13,6 +15,7 @@ from deaddrop.engine.station.views import view
 from deaddrop.server.accounts.auth import Me, Viewer
 from deaddrop.server.accounts.models import User
 from deaddrop.server.db.dependencies import DB
+from deaddrop.server.live import journal
 from deaddrop.server.render import page, see_other
 from deaddrop.server.station.access import (
     GameContext,
@@ -20,7 +23,9 @@ from deaddrop.server.station.access import (
     access_game_for_player,
     access_game_for_spectator,
 )
+from deaddrop.server.station.chat_view import chat_values
 from deaddrop.server.station.info_builder import build_game_info
+from deaddrop.server.station.live_events import stream_of
 from deaddrop.server.station.store import load_state
 from deaddrop.server.station.tabs import SPECTATOR_TABS, TABS, tab_context
 
@@ -32,10 +37,21 @@ async def render_tab(
     db: DB, context: GameContext, tab: str, viewer: User | None, base_path: str
 ) -> Template:
     """One tab of a started game, as the context's viewer may see it."""
+    values = await tab_values(db, context, tab, base_path)
+    return page(f"station/tabs/{tab}.html", viewer=viewer, headers=NO_STORE, **values)
+
+
+async def tab_values(db: DB, context: GameContext, tab: str, base_path: str) -> dict[str, Any]:
+    """Everything a tab's template needs: the engine's view, the chat panels, the live stream."""
+    # Read the journal position first: an event after it is pushed again, never missed.
+    after = await journal.last_seq(db, stream_of(context.game.public_id))
     state = await load_state(db, context.game)
     info = await build_game_info(db, context, state)
     values = tab_context(tab, view(state, context.seat), info, base_path=base_path)
-    return page(f"station/tabs/{tab}.html", viewer=viewer, headers=NO_STORE, **values)
+    zone = info.viewer_time_zone
+    values.update(await chat_values(db, context.game.id, state, context.seat, tab, zone))
+    values.update(live_url=f"{base_path}/events?tab={tab}", live_after=after)
+    return values
 
 
 def _player_tab(tab: str) -> HTTPRouteHandler:

@@ -83,6 +83,9 @@ def _common(tab: str, view: JSON, info: GameInfo, base: str) -> Context:
         "can_act": bool(me and me["alive"] and not view["over"] and info.status == "running"),
         "countdown": countdown(info) if not view["over"] else None,
         "host_tools_url": info.host_tools_url if info.is_host else None,
+        "live_url": None,  # set with the page's journal position when the stream is on
+        "live_after": 0,
+        "chat": [],  # the chat panels come from the database (chat_view.py), not the view
     }
 
 
@@ -242,6 +245,8 @@ def floor_tab(view: JSON, info: GameInfo) -> Context:
         "threshold": view["threshold"],  # S21, from the engine
         "my_vote": me["vote"] if me else None,
         "vote_choices": me["options"]["vote_choices"] if me else [],
+        # S31: everyone sees who whispered to whom today, never the text.
+        "whispers_announced": [w for w in view["whispers_announced"] if w["day"] == view["day"]],
     }
 
 
@@ -266,6 +271,9 @@ def dossier_tab(view: JSON, info: GameInfo) -> Context:
         "final_cable": me["final_cable"],
         "final_cable_limit": me["final_cable_limit"],
         "ring": _ring(ring, me["codename"]) if ring else None,
+        # S31: my whispers with their text (the two parties only), newest first, and the form.
+        "whispers": list(reversed(me["whispers"])),
+        "whisper_recipients": me["options"]["whisper_recipients"],
     }
 
 

@@ -1,0 +1,89 @@
+// Dead Drop · Station: a game page kept live over Server-Sent Events.
+// The server pushes the page's live part, already rendered for this reader; chat and whisper
+// forms are sent with fetch. Without JavaScript every form still posts and redirects.
+
+const root = document.querySelector(".game-page[data-live-url]");
+
+// The nodes between the <!--live--> and <!--/live--> comments are what a push replaces.
+function markers() {
+  const comments = [...root.childNodes].filter((node) => node.nodeType === Node.COMMENT_NODE);
+  const start = comments.find((node) => node.data === "live");
+  const end = comments.find((node) => node.data === "/live");
+  return [start, end];
+}
+
+function apply(html) {
+  const [start, end] = markers();
+  if (!start || !end) return;
+  // Keep what the reader is typing and where the cursor is: a push must not eat a message.
+  const typed = new Map();
+  for (const field of root.querySelectorAll("textarea[id], select[id]")) typed.set(field.id, field.value);
+  const focused = document.activeElement && document.activeElement.id;
+  while (start.nextSibling && start.nextSibling !== end) start.nextSibling.remove();
+  const template = document.createElement("template");
+  template.innerHTML = html;
+  end.before(template.content);
+  for (const [id, value] of typed) {
+    const field = document.getElementById(id);
+    if (field && value && field.tagName === "TEXTAREA") field.value = value;
+    if (field && field.tagName === "SELECT" && [...field.options].some((o) => o.value === value)) field.value = value;
+  }
+  if (focused) document.getElementById(focused)?.focus();
+  for (const log of root.querySelectorAll(".chat-log")) log.scrollTop = log.scrollHeight;
+}
+
+function notice(form, text) {
+  let box = form.querySelector(".live-notice");
+  if (!box) {
+    box = document.createElement("p");
+    box.className = "flash flash-error live-notice";
+    box.setAttribute("role", "alert");
+    form.prepend(box);
+  }
+  box.textContent = text;
+  box.hidden = !text;
+}
+
+async function send(form) {
+  const fields = Object.fromEntries(new FormData(form));
+  const token = fields._csrf_token;
+  delete fields._csrf_token;
+  const url = new URL(form.action, location.href);
+  let response;
+  try {
+    response = await fetch("/api" + url.pathname, {
+      method: "POST",
+      body: JSON.stringify(fields),
+      headers: { "Content-Type": "application/json", Accept: "application/json", "X-CSRFToken": token },
+    });
+  } catch {
+    form.submit(); // the network failed: let the browser post the form itself
+    return;
+  }
+  const answer = await response.json().catch(() => ({}));
+  if (answer.ok) {
+    form.reset();
+    for (const area of form.querySelectorAll("textarea")) area.value = "";
+    notice(form, "");
+  } else {
+    notice(form, answer.detail || "That was refused; reload the page.");
+  }
+}
+
+function listen() {
+  const url = new URL(root.dataset.liveUrl, location.href);
+  url.searchParams.set("after", root.dataset.liveAfter || "0");
+  // The browser reconnects by itself and sends Last-Event-ID: the server replays the rest.
+  const source = new EventSource(url);
+  source.addEventListener("page", (event) => apply(event.data));
+}
+
+if (root) {
+  root.addEventListener("submit", (event) => {
+    const form = event.target;
+    if (!(form instanceof HTMLFormElement) || !form.hasAttribute("data-live-form")) return;
+    event.preventDefault();
+    send(form);
+  });
+  listen();
+}

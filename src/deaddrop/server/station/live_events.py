@@ -1,0 +1,51 @@
+"""A Station game's journal stream and its wake-ups (DESIGN.md: content in the DB, never on the
+broker). Writers journal inside their transaction and wake after commit."""
+
+from __future__ import annotations
+
+import logging
+import weakref
+from collections.abc import Iterable
+
+from litestar import Litestar
+from litestar.channels import ChannelsPlugin
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from deaddrop.engine.core.events import Event
+from deaddrop.server.live import journal
+from deaddrop.server.live.wakeup import wake
+
+logger = logging.getLogger("deaddrop.station")
+
+_brokers: weakref.WeakSet[ChannelsPlugin] = weakref.WeakSet()
+
+
+def stream_of(public_id: str) -> str:
+    """The journal stream of one Station game."""
+    return journal.stream_name("station", public_id)
+
+
+async def journal_events(db: AsyncSession, public_id: str, events: Iterable[Event]) -> int:
+    """Journal a write's events with the engine's audience (call before commit); the new seq."""
+    return await journal.append(db, stream_of(public_id), events)
+
+
+def register_broker(app: Litestar) -> None:
+    """On startup: writers without a request (the Pouch runner, the service) wake through it."""
+    _brokers.add(app.plugins.get(ChannelsPlugin))
+
+
+def unregister_broker(app: Litestar) -> None:
+    """On shutdown: stop waking through this app's broker."""
+    _brokers.discard(app.plugins.get(ChannelsPlugin))
+
+
+async def wake_game(public_id: str, seq: int) -> None:
+    """After commit: wake every listener of the game (content-free; listeners read the DB)."""
+    if seq <= 0:
+        return
+    for broker in list(_brokers):
+        try:
+            await wake(broker, stream_of(public_id), seq)
+        except Exception:  # a wake-up lost is caught up by the next one; never fail a write
+            logger.exception("wake-up of %s failed", public_id)
