@@ -66,6 +66,14 @@ async def create_game(
     return see_other(lobby_path(game))
 
 
+@get("/games/{game_id:str}", name="station_game")
+async def game_home(db: DB, me: Me, game_id: FromPath[str]) -> Redirect:
+    """A game's own address: its lobby before the start, its first tab after."""
+    context = await access_game_for_member(db, game_id, me)
+    game = context.game
+    return see_other(lobby_path(game) if game.status == "lobby" else play_path(game))
+
+
 @get("/games/{game_id:str}/lobby", name="station_lobby")
 async def lobby_page(
     request: AnyRequest, db: DB, me: Me, game_id: FromPath[str]
@@ -199,6 +207,7 @@ router = Router(
     path="/",
     route_handlers=[
         new_game_page,
+        game_home,
         create_game,
         lobby_page,
         invite_page,

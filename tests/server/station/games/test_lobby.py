@@ -112,6 +112,9 @@ def test_start_needs_six_to_ten_players(
     assert late_comer.get(f"/games/{game_id}/cable").status_code == 404
     lobby = host.get(f"/games/{game_id}/lobby", follow_redirects=False)
     assert lobby.headers["location"] == f"/games/{game_id}/cable"
+    bare = host.get(f"/games/{game_id}", follow_redirects=False)
+    assert bare.headers["location"] == f"/games/{game_id}/cable"
+    assert late_comer.get(f"/games/{game_id}").status_code == 404
 
 
 def test_a_table_seats_at_most_ten(
