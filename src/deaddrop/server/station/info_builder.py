@@ -9,6 +9,7 @@ from deaddrop.engine.station import StationState
 from deaddrop.server.accounts.models import User
 from deaddrop.server.station import rules
 from deaddrop.server.station.access import GameContext
+from deaddrop.server.station.chat_models import StationMessage
 from deaddrop.server.station.info import Announcement, GameInfo, SeatInfo
 from deaddrop.server.station.models import (
     StationAnnouncement,
@@ -68,36 +69,49 @@ async def seat_infos(
         )
     ).all()
     by_seat = {seat: (first_day, name) for seat, first_day, name in rows}
-    previous = dict(
-        (
+    previous: dict[int, int] = {
+        seat: count
+        for seat, count in (
             await db.execute(
                 select(StationSeatHolder.seat, func.count())
                 .where(StationSeatHolder.game_id == game.id)
                 .group_by(StationSeatHolder.seat)
             )
+        ).all()
+    }
+    posted: dict[int, set[int]] = {}
+    for seat_index, day in (
+        await db.execute(
+            select(StationMessage.seat, StationMessage.day)
+            .where(StationMessage.game_id == game.id)
+            .distinct()
         )
-        .tuples()
-        .all()
-    )
+    ).all():
+        posted.setdefault(seat_index, set()).add(day)
     infos = []
     for seat in state.seats:
         first_day, name = by_seat.get(seat.index, (1, None))
+        days_posted = frozenset(posted.get(seat.index, ()))
         infos.append(
             SeatInfo(
                 codename=seat.codename,
                 # S3: people stay behind codenames until the end (S26).
                 display_name=name if state.over else None,
                 previous_holders=previous.get(seat.index, 0),
-                inactive=is_inactive_now(state, seat.index, first_day),
+                inactive=is_inactive_now(state, seat.index, first_day, days_posted),
             )
         )
     return tuple(infos)
 
 
-def is_inactive_now(state: StationState, seat: int, first_full_day: int) -> bool:
-    """Inactive two days running (rules.py) and nothing saved yet today either."""
+def is_inactive_now(
+    state: StationState, seat: int, first_full_day: int, posted_days: frozenset[int] = frozenset()
+) -> bool:
+    """Inactive two days running (rules.py) and nothing saved, whispered or posted today."""
     if state.over or not state.alive[seat]:
         return False
     if state.operations[seat] is not None or state.votes[seat] is not None:
         return False
-    return rules.is_inactive(state.history, seat, first_full_day)
+    if state.day in posted_days or any(w.sender == seat for w in state.whispers):
+        return False
+    return rules.is_inactive(state.history, seat, first_full_day, posted_days)

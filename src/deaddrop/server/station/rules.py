@@ -24,20 +24,30 @@ MAX_DAY_MINUTES = 24 * 60
 # (longer stretches are what a pause or an extension is for).
 
 INACTIVE_DAYS = 2
-# A living player who saved neither an Operation nor a vote for two days running is marked
-# inactive on the Roster and the host is prompted to replace them; nobody is removed for it.
-# (Posting on the Floor will count as activity too once chat exists.)
+# A living player who saved neither an Operation nor a vote, sent no whisper and posted in no
+# channel for two days running is marked inactive on the Roster and the host is prompted to
+# replace them; nobody is removed for it.
 
 
-def is_inactive(history: Sequence[PouchRecord], seat: int, first_full_day: int) -> bool:
-    """Whether the seat, living at both, saved nothing on the last two Pouches of its holder.
+def is_inactive(
+    history: Sequence[PouchRecord],
+    seat: int,
+    first_full_day: int,
+    posted_days: frozenset[int] = frozenset(),
+) -> bool:
+    """Whether the seat, living at both, did nothing on the last two Pouches of its holder.
 
     `first_full_day` is the first day the current holder had in full (1, or the day after a
     replacement): the newcomer is not blamed for the days of the one they replaced.
+    `posted_days` are the days the seat wrote any chat message.
     """
     days = [record for record in history if record.day >= first_full_day][-INACTIVE_DAYS:]
     return len(days) == INACTIVE_DAYS and all(
-        seat in record.living and record.operations[seat] is None and record.votes[seat] is None
+        seat in record.living
+        and record.operations[seat] is None
+        and record.votes[seat] is None
+        and record.day not in posted_days
+        and not any(whisper.sender == seat for whisper in record.whispers)
         for record in days
     )
 

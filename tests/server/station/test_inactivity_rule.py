@@ -1,0 +1,53 @@
+"""Inactivity (issue 4): two days with no save, whisper or post mark a seat, never kill it."""
+
+from __future__ import annotations
+
+from deaddrop.engine.station import CastVote, ResolvePouch, SendWhisper, apply, setup_from_deal
+from deaddrop.engine.station import start as start_game
+from deaddrop.engine.station.state import StationState
+from deaddrop.server.station.info_builder import is_inactive_now
+from deaddrop.server.station.rules import is_inactive
+
+SIX = [
+    ("OWL", "ringleader"),
+    ("RAVEN", "forger"),
+    ("HERON", "analyst"),
+    ("WREN", "safehouse_keeper"),
+    ("KITE", "field_agent"),
+    ("LARK", "field_agent"),
+]
+HERON, KITE = 2, 4
+
+
+def two_quiet_days(*, whisper_on_day_2: bool = False) -> StationState:
+    state = start_game(setup_from_deal(SIX))
+    for day in (1, 2):
+        state, _ = apply(state, CastVote(KITE, HERON))
+        if day == 2 and whisper_on_day_2:
+            state, _ = apply(state, SendWhisper(HERON, KITE, "psst"))
+        state, _ = apply(state, ResolvePouch())
+    return state
+
+
+def test_two_quiet_days_mark_a_seat_inactive_and_it_stays_alive() -> None:
+    state = two_quiet_days()
+    assert is_inactive(state.history, HERON, 1)
+    assert not is_inactive(state.history, KITE, 1)  # voted both days
+    assert state.alive[HERON]
+
+
+def test_a_whisper_or_a_post_counts_as_activity() -> None:
+    assert not is_inactive(two_quiet_days(whisper_on_day_2=True).history, HERON, 1)
+    assert not is_inactive(two_quiet_days().history, HERON, 1, posted_days=frozenset({1}))
+
+
+def test_a_newcomer_is_not_blamed_for_the_days_before_the_replacement() -> None:
+    assert not is_inactive(two_quiet_days().history, HERON, first_full_day=2)
+
+
+def test_saving_or_posting_today_clears_the_mark() -> None:
+    state = two_quiet_days()
+    assert is_inactive_now(state, HERON, 1)
+    assert not is_inactive_now(state, HERON, 1, posted_days=frozenset({state.day}))
+    voted, _ = apply(state, CastVote(HERON, KITE))
+    assert not is_inactive_now(voted, HERON, 1)
