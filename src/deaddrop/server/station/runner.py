@@ -32,6 +32,7 @@ from deaddrop.engine.station import ResolvePouch, all_done, apply
 from deaddrop.engine.station.codec import action_to_json
 from deaddrop.server.station import rules
 from deaddrop.server.station.clock import Clock, next_deadline
+from deaddrop.server.station.live_events import journal_events, wake_game
 from deaddrop.server.station.models import StationAction, StationGame, StationPouch
 from deaddrop.server.station.publish import HUB, Hub
 from deaddrop.server.station.service import (
@@ -224,6 +225,7 @@ class PouchRunner:
         )
         if self.before_commit is not None:
             await self.before_commit(game, day)
+        seq = await journal_events(db, game.public_id, events)  # the Cable, results: same commit
         try:
             await commit(db)
         except Conflict:
@@ -231,6 +233,7 @@ class PouchRunner:
             return None
         remember(game.public_id, game.version, new_state)
         self.hub.publish(game.public_id, events)
+        await wake_game(game.public_id, seq)
         logger.info("game %s: Pouch of day %d resolved by %s", game.public_id, day, self.name)
         return "pouch"
 

@@ -40,6 +40,7 @@ from deaddrop.server.db.base import utcnow
 from deaddrop.server.station import rules
 from deaddrop.server.station.access import GameContext
 from deaddrop.server.station.clock import Clock, Schedule, next_deadline
+from deaddrop.server.station.live_events import journal_events, wake_game
 from deaddrop.server.station.models import (
     StationAction,
     StationAnnouncement,
@@ -359,9 +360,11 @@ async def _act_once(
     )
     if announcement is not None:
         announce(db, game, *announcement)
+    seq = await journal_events(db, game.public_id, events)  # the engine's audiences, same commit
     await commit(db)
     remember(game.public_id, game.version, new_state)
     HUB.publish(game.public_id, events)
+    await wake_game(game.public_id, seq)
     if game.deadline is not None and game.deadline <= now:
         HUB.pouch_due()
     return Acted(new_state, game.version, events)

@@ -66,10 +66,15 @@ async def render_live(
     values = await tab_values(db, context, tab, base)
     engine = request.app.template_engine
     assert engine is not None
+    # A push must not consume the flash messages the next full page load is to show.
     html: str = engine.get_template(f"station/tabs/{tab}.html").render(
-        request=request, viewer=context.user, **values
+        request=request, viewer=context.user, get_flashes=_no_flashes, **values
     )
     return live_part(html)
+
+
+def _no_flashes(*_args: object, **_kwargs: object) -> list[object]:
+    return []
 
 
 def page_renderer(request: AnyRequest, context: GameContext, tab: str, base: str) -> Renderer:

@@ -1,0 +1,152 @@
+"""A game page's SSE stream: each seat gets only what it may read (S14, S29–S31), replays from
+Last-Event-ID come from the database, and a pushed fragment equals a fresh render (the way
+Zulip's verify_action checks it); SQLite and PostgreSQL."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from types import SimpleNamespace
+
+from litestar import Litestar
+from litestar.testing import TestClient
+from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from deaddrop.engine.station.roles import is_ring
+from deaddrop.server.accounts.models import User
+from deaddrop.server.live import journal
+from deaddrop.server.station import station_live
+from deaddrop.server.station.access import GameContext, access_game_for_player
+from deaddrop.server.station.live_events import stream_of
+from tests.server.station.tabs_fixtures import (  # noqa: F401 (fixtures)
+    RunDB,
+    Table,
+    six_players,
+    started_table,
+)
+from tests.server.station.test_chat_routes import api_post, ring_and_station
+from tests.server.visitor import Visitor
+
+Server = TestClient[Litestar]
+
+
+def context_of(run_db: RunDB, table: Table, seat: int) -> GameContext:
+    """The game as the player of `seat` reaches it."""
+
+    async def fetch(db: AsyncSession) -> GameContext:
+        user = await db.scalar(select(User).where(User.username == table.players[seat].username))
+        assert user is not None
+        return await access_game_for_player(db, table.game_id, user)
+
+    found: GameContext = run_db(fetch)
+    return found
+
+
+def pushed(
+    server: Server, context: GameContext, tab: str, after: int | None
+) -> list[tuple[int, str]]:
+    """(SSE id, fragment) of every push the page gets from `after` until it falls quiet."""
+    request = SimpleNamespace(app=server.app, scope={"state": {}})
+
+    async def read() -> list[tuple[int, str]]:
+        base = f"/games/{context.game.public_id}"
+        stream = station_live.page_stream(request, context, tab, base, after)  # type: ignore[arg-type]
+        out: list[tuple[int, str]] = []
+        try:
+            while True:
+                message = await asyncio.wait_for(anext(stream), 1.0)
+                if message.comment is None:
+                    out.append((int(str(message.id)), str(message.data)))
+        except TimeoutError:
+            return out
+        finally:
+            await stream.aclose()
+
+    found: list[tuple[int, str]] = server.blocking_portal.call(read)
+    return found
+
+
+def whisper(player: Visitor, table: Table, to: int, text: str) -> None:
+    """Whisper through the JSON API."""
+    page = player.get(f"/games/{table.game_id}/dossier").text
+    token = page.split('name="_csrf_token" value="')[1].split('"')[0]
+    answer = player.http.post(
+        f"/api/games/{table.game_id}/whisper",
+        json={"recipient": table.codenames[to], "text": text},
+        headers={"x-csrftoken": token},
+    )
+    assert answer.status_code == 200, answer.text
+
+
+def test_each_seat_streams_only_what_it_may_read(
+    server: Server, run_db: RunDB, table: Table
+) -> None:
+    ring, station = ring_and_station(table)
+    others = [s for s in range(6) if s not in (ring, station)]
+    assert api_post(table.players[ring], table, "ring", "RINGLIVE1").status_code == 200
+    whisper(table.players[ring], table, others[0], "WHISPERLIVE1")
+    assert api_post(table.players[station], table, "floor", "FLOORLIVE1").status_code == 200
+    for seat in range(6):
+        context = context_of(run_db, table, seat)
+        for tab in ("floor", "dossier"):
+            messages = pushed(server, context, tab, 0)
+            text = "".join(html for _, html in messages)
+            assert ("RINGLIVE1" in text) == (is_ring(table.roles[seat]) and tab == "dossier")
+            assert ("WHISPERLIVE1" in text) == (seat in (ring, others[0]) and tab == "dossier")
+            if tab == "floor":
+                assert "FLOORLIVE1" in text
+                assert f"{table.codenames[ring]}</span> whispered to" in text
+            ids = [seq for seq, _ in messages]
+            assert ids == sorted(set(ids))
+    # A Station player is not even woken by the Ring's message or the whisper's text.
+
+    async def seen(db: AsyncSession) -> dict[int, list[str]]:
+        stream = stream_of(table.game_id)
+        return {
+            seat: [row.kind for row in await journal.events_since(db, stream, 0, seat)]
+            for seat in (ring, station)
+        }
+
+    kinds = run_db(seen)
+    assert kinds[station] == ["whisper_announced", "message"]
+    assert kinds[ring] == ["message", "whisper_announced", "whisper", "message"]
+
+
+def test_a_reconnect_gets_exactly_what_it_missed(
+    server: Server, run_db: RunDB, table: Table
+) -> None:
+    context = context_of(run_db, table, 1)
+    api_post(table.players[0], table, "floor", "BEFORE1")
+    first = pushed(server, context, "floor", 0)
+    last_seen = first[-1][0]
+    api_post(table.players[2], table, "floor", "AFTER1")
+    again = pushed(server, context, "floor", last_seen)
+    assert [seq for seq, _ in again] == [last_seen + 1]
+    assert "AFTER1" in again[0][1]
+    assert pushed(server, context, "floor", again[0][0]) == []
+
+
+def live(html: str) -> str:
+    """A page's live part, its CSRF token masked (the stub request of `pushed` carries none; a
+    real stream request renders the session's own token, as the page does)."""
+    return re.sub(r'name="_csrf_token" value="[^"]*"', "TOKEN", station_live.live_part(html))
+
+
+def test_the_page_after_a_push_equals_a_fresh_render(
+    server: Server, run_db: RunDB, table: Table
+) -> None:
+    player = table.players[3]
+    for sender, tab in enumerate(("floor", "dossier", "cable")):
+        old = player.get(f"/games/{table.game_id}/{tab}").text
+        after = int(old.split('data-live-after="')[1].split('"')[0])
+        api_post(table.players[0], table, "floor", f"VERIFY{tab}")
+        whisper(table.players[sender], table, 3, f"VERIFYWHISPER{tab}")
+        fragments = pushed(server, context_of(run_db, table, 3), tab, after)
+        assert fragments, tab
+        start = old.index(station_live.START) + len(station_live.START)
+        end = old.index(station_live.END, start)
+        applied = old[:start] + fragments[-1][1] + old[end:]
+        fresh = player.get(f"/games/{table.game_id}/{tab}").text
+        assert live(applied) == live(fresh), tab
+        assert (live(applied) != live(old)) == (tab != "cable"), tab
