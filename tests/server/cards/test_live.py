@@ -16,7 +16,7 @@ from litestar.testing import TestClient
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from deaddrop.engine.cards import Grab, ShareInfo, legal_actions
+from deaddrop.engine.cards import Grab, ShareInfo, SwapStash, legal_actions
 from deaddrop.server.cards import live
 from deaddrop.server.cards.access import TableContext, seats_of
 from deaddrop.server.cards.models import CardsTable
@@ -96,7 +96,11 @@ def trade_with_the_bot(
         mover = state.pending.seat
         options = legal_actions(state)
         trades = [a for a in options if isinstance(a, ShareInfo) and a.target == 2]
-        move = trades[0] if trades else next(a for a in options if not isinstance(a, Grab))
+        # Fillers are public (Swap the Stash, or the first other option), so no private trade
+        # between the two people muddies what each stream may show.
+        swaps = [a for a in options if isinstance(a, SwapStash)]
+        filler = swaps[0] if swaps else next(a for a in options if not isinstance(a, Grab))
+        move = trades[0] if trades else filler
         assert post_move(players[mover], table_id, fields_for(move), json=True).is_success
         if trades:
             return mover, 1 - mover
@@ -113,9 +117,16 @@ def test_each_seat_stream_carries_only_its_own_view(
     mine = stream_messages(server, run_db, table_id, mover)
     theirs = stream_messages(server, run_db, table_id, other)
     assert mine and theirs
-    # C4: only the two parties see the cards of a trade.
+    # C4: only the two parties see the cards of a trade: each stream shows exactly the
+    # private trades its seat was party to (the bot may have traded with either person).
+    for seat, messages in ((mover, mine), (other, theirs)):
+        own_trades = [
+            row
+            for row in journal_rows(run_db, table_id, seat)
+            if row.kind == "share_info_cards" and seat in row.seats
+        ]
+        assert messages[-1].count("Private trade") == len(own_trades)
     assert "Private trade" in mine[-1]
-    assert all("Private trade" not in html for html in theirs)
     # C12: each seat's stream shows its own hand and no other.
     assert "Your hand for round 1" in theirs[-1]
     for seat, messages in ((mover, mine), (other, theirs)):
@@ -125,7 +136,12 @@ def test_each_seat_stream_carries_only_its_own_view(
         for row in journal_rows(run_db, table_id, listener):
             assert row.public or listener in row.seats
     private_kinds = {r.kind for r in journal_rows(run_db, table_id, other) if not r.public}
-    assert "share_info_cards" not in private_kinds and "hand" in private_kinds
+    assert "hand" in private_kinds
+    # The trade just made, between the mover and the bot, never reaches the other person.
+    everything = journal_rows(run_db, table_id, journal.EVERYONE)
+    trade = [row for row in everything if row.kind == "share_info_cards"][-1]
+    assert set(trade.seats) == {mover, 2}
+    assert trade.seq not in {row.seq for row in journal_rows(run_db, table_id, other)}
 
 
 def test_a_reconnect_replays_from_last_event_id(

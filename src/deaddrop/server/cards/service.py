@@ -39,6 +39,7 @@ from deaddrop.server.cards.identity import Who
 from deaddrop.server.cards.models import CardsAction, CardsSeat, CardsTable
 from deaddrop.server.cards.refusals import Refused, Stale, from_illegal
 from deaddrop.server.cards.runtime import Runtime
+from deaddrop.server.cards.stall import closing_grab
 from deaddrop.server.db.base import utcnow
 from deaddrop.server.live import journal
 
@@ -293,17 +294,27 @@ async def do_auto_move(db: AsyncSession, rt: Runtime, table_id: int, now: dateti
             row.away = True
             events.append(_public("seat_away", seat=row.seat))
         await journal.append(db, stream_of(table), events)
-        state = await _record(db, table, state, await _bot_move(table, row, state), auto=True)
+        state = await _record(
+            db, table, state, await _bot_move(table, row, state, seats), auto=True
+        )
         seq = await _run_and_settle(db, rt, table, seats, state, now)
         await _commit(db)
     await rt.publish(stream_of(table), seq)
     return True
 
 
-async def _bot_move(table: CardsTable, row: CardsSeat, state: State) -> Action:
+async def _bot_move(
+    table: CardsTable, row: CardsSeat, state: State, seats: Sequence[CardsSeat]
+) -> Action:
     """A bot's choice from the seat's view alone (C13), off the event loop."""
+    seen = view(state, row.seat)
+    in_round = [seat for seat in seats if state.in_round(seat.seat)]
+    if all(_automatic(seat) for seat in in_round):
+        closing = await asyncio.to_thread(closing_grab, seen)  # stall.py: bots alone must end
+        if closing is not None:
+            return closing
     bot = make_bot(row.bot or STAND_IN, table.seed * 7919 + table.version * 31 + row.seat)
-    return await asyncio.to_thread(bot.choose, view(state, row.seat))
+    return await asyncio.to_thread(bot.choose, seen)
 
 
 async def _record(
@@ -340,7 +351,9 @@ async def _run_and_settle(
         row = seats[state.pending.seat]
         if not _automatic(row):
             break
-        state = await _record(db, table, state, await _bot_move(table, row, state), auto=True)
+        state = await _record(
+            db, table, state, await _bot_move(table, row, state, seats), auto=True
+        )
         moves += 1
     _settle(rt, table, seats, state, now)
     pending = None if state.pending is None else state.pending.seat
