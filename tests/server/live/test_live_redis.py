@@ -1,0 +1,172 @@
+"""The live layer over Redis: one process, and two processes sharing a database and a Redis.
+
+Redis runs when TEST_REDIS_URL is set (e.g. redis://127.0.0.1:6379/0); unset or unreachable it
+skips, except under CI=true, where it fails. Each test has its own stream, hence its own
+wake-up channel, so parallel runs never hear each other. (Litestar's pub/sub backend publishes
+on the bare channel name; its `key_prefix` only namespaces the stream backend's keys.)
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import uuid
+from collections.abc import AsyncIterator
+from contextlib import AsyncExitStack
+
+import pytest
+from litestar.channels import ChannelsPlugin
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+from deaddrop.engine.core.events import Event
+from deaddrop.server.db.engine import create_engine, create_sessionmaker
+from deaddrop.server.live import journal
+from deaddrop.server.live.sse import live_stream, parse_last_event_id
+from deaddrop.server.live.wakeup import channels_plugin, parse_wake, wake, wake_channel
+from tests.server.conftest import Database, in_ci
+from tests.server.live.test_live_stream import collect, private, public, render
+
+
+async def redis_url_or_skip() -> str:
+    """TEST_REDIS_URL, or skip (fail under CI) when it is unset or unreachable."""
+    url = os.environ.get("TEST_REDIS_URL")
+    if not url:
+        if in_ci():
+            pytest.fail("CI=true but TEST_REDIS_URL is not set")
+        pytest.skip("Redis not configured: set TEST_REDIS_URL to run the live tests on it")
+    from redis.asyncio import Redis
+
+    redis = Redis.from_url(url)
+    try:
+        await asyncio.wait_for(redis.ping(), 5)
+    except Exception as error:
+        message = f"Redis at TEST_REDIS_URL is unreachable ({type(error).__name__}: {error})"
+        if in_ci():
+            pytest.fail(message)
+        pytest.skip(message)
+    finally:
+        await redis.aclose()
+    return url
+
+
+@pytest.fixture
+async def sessions(database: Database) -> AsyncIterator[async_sessionmaker[AsyncSession]]:
+    """The one database both processes share (SQLite and PostgreSQL)."""
+    engine = create_engine(database.settings())
+    yield create_sessionmaker(engine)
+    await engine.dispose()
+
+
+@pytest.fixture
+def stream() -> str:
+    """This test's own game stream."""
+    return journal.stream_name("station", uuid.uuid4().hex[:12])
+
+
+async def _close(plugin: ChannelsPlugin) -> None:
+    # The plugin closes its pub/sub connection, not the client the backend was given.
+    redis = getattr(plugin._backend, "_redis", None)
+    if redis is not None:
+        await redis.aclose()
+
+
+@pytest.fixture
+async def instances() -> AsyncIterator[tuple[ChannelsPlugin, ChannelsPlugin]]:
+    """Two channels plugins on one Redis, as two server processes have them."""
+    url = await redis_url_or_skip()
+    a, b = channels_plugin(url), channels_plugin(url)
+    async with AsyncExitStack() as stack:
+        for plugin in (a, b):
+            stack.push_async_callback(_close, plugin)
+            await stack.enter_async_context(plugin)
+        yield a, b
+
+
+@pytest.fixture
+def channels(instances: tuple[ChannelsPlugin, ChannelsPlugin]) -> ChannelsPlugin:
+    """One process on Redis."""
+    return instances[0]
+
+
+async def publish(
+    sessions: async_sessionmaker[AsyncSession],
+    channels: ChannelsPlugin,
+    stream: str,
+    *events: Event,
+) -> int:
+    """What a do_* function does: journal in its transaction, commit, then wake listeners."""
+    async with sessions() as db:
+        seq = await journal.append(db, stream, events)
+        await db.commit()
+    await wake(channels, stream, seq)
+    return seq
+
+
+def test_the_app_plugin_uses_redis_only_when_given_a_url() -> None:
+    plugin = channels_plugin("redis://127.0.0.1:6379/0")
+    assert type(plugin._backend).__name__ == "RedisChannelsPubSubBackend"
+    assert type(channels_plugin(None)._backend).__name__ == "MemoryChannelsBackend"
+
+
+async def test_wake_ups_cross_redis_without_content(channels: ChannelsPlugin, stream: str) -> None:
+    async with channels.start_subscription(wake_channel(stream)) as subscriber:
+        await wake(channels, stream, 7)
+        data = await asyncio.wait_for(anext(subscriber.iter_events()), 5)
+    assert parse_wake(data) == 7
+
+
+async def test_a_listener_gets_only_its_audience_over_redis(
+    sessions: async_sessionmaker[AsyncSession], channels: ChannelsPlugin, stream: str
+) -> None:
+    seat1 = live_stream(channels, sessions, stream, 1, None, render, keepalive=0.2)
+    spectator = live_stream(channels, sessions, stream, None, None, render, keepalive=0.2)
+    try:
+        assert (await anext(seat1)).comment == "connected"
+        assert (await anext(spectator)).comment == "connected"
+        await publish(sessions, channels, stream, public("vote"), private("whisper", 1, 4))
+        await publish(sessions, channels, stream, private("ring", 5), public("cable"))
+        assert await collect(seat1, 3) == ["vote", "whisper", "cable"]
+        assert await collect(spectator, 2) == ["vote", "cable"]
+    finally:
+        await seat1.aclose()
+        await spectator.aclose()
+
+
+async def test_reconnect_over_redis_gets_exactly_what_was_missed(
+    sessions: async_sessionmaker[AsyncSession], channels: ChannelsPlugin, stream: str
+) -> None:
+    await publish(sessions, channels, stream, public("a"), private("b", 3), public("c"))
+    await publish(sessions, channels, stream, private("d", 1), public("e"))
+    listener = live_stream(
+        channels, sessions, stream, 3, parse_last_event_id("1"), render, keepalive=0.2
+    )
+    try:
+        assert await collect(listener, 3) == ["b", "c", "e"]
+        await publish(sessions, channels, stream, public("f"))
+        assert await collect(listener, 1) == ["f"]
+    finally:
+        await listener.aclose()
+
+
+async def test_two_processes_each_deliver_what_the_other_published(
+    sessions: async_sessionmaker[AsyncSession],
+    instances: tuple[ChannelsPlugin, ChannelsPlugin],
+    stream: str,
+) -> None:
+    a, b = instances
+    on_a = live_stream(a, sessions, stream, 2, None, render, keepalive=0.2)
+    on_b = live_stream(b, sessions, stream, 3, None, render, keepalive=0.2)
+    try:
+        assert (await anext(on_a)).comment == "connected"
+        assert (await anext(on_b)).comment == "connected"
+        # Journaled and woken through B: A's listener hears it, and only its audience.
+        await publish(sessions, b, stream, public("from-b"), private("for-3", 3))
+        assert await collect(on_a, 1) == ["from-b"]
+        assert await collect(on_b, 2) == ["from-b", "for-3"]
+        # And the other way round.
+        await publish(sessions, a, stream, private("for-2", 2), public("from-a"))
+        assert await collect(on_a, 2) == ["for-2", "from-a"]
+        assert await collect(on_b, 1) == ["from-a"]
+    finally:
+        await on_a.aclose()
+        await on_b.aclose()
