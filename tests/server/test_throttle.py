@@ -70,6 +70,8 @@ async def test_the_window_ends_by_itself() -> None:
 async def test_throttle_works_on_redis() -> None:
     url = os.environ.get("TEST_REDIS_URL")
     if not url:
+        if in_ci():
+            pytest.fail("CI=true but TEST_REDIS_URL is not set")
         pytest.skip("Redis not configured: set TEST_REDIS_URL to run this test on it")
     redis = Redis.from_url(url)
     store = RedisStore(redis, namespace=f"deaddrop-test-{uuid.uuid4().hex[:8]}")
