@@ -8,7 +8,7 @@ from typing import Any
 from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from deaddrop.engine.core.events import Audience, Event
+from deaddrop.engine.core.events import Event
 from deaddrop.server.live.models import LiveEvent
 
 EVERYONE = "everyone"
@@ -82,12 +82,6 @@ async def events_since(
 ) -> list[LiveEvent]:
     """The events after `after` that this listener may see, oldest first."""
     return [row for row in await read_after(db, stream, after, limit) if visible_to(row, listener)]
-
-
-def as_event(row: LiveEvent) -> Event:
-    """A journaled row as the engine's Event again."""
-    audience = Audience.everyone() if row.public else Audience.only(*row.seats)
-    return Event(row.kind, row.payload, audience)
 
 
 def payloads(rows: Sequence[LiveEvent]) -> list[dict[str, Any]]:
