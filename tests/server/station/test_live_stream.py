@@ -150,3 +150,37 @@ def test_the_page_after_a_push_equals_a_fresh_render(
         fresh = player.get(f"/games/{table.game_id}/{tab}").text
         assert live(applied) == live(fresh), tab
         assert (live(applied) != live(old)) == (tab != "cable"), tab
+
+
+def test_host_notices_and_the_clock_are_pushed_to_every_open_page(
+    server: Server, run_db: RunDB, table: Table
+) -> None:
+    """A pause, a resume and an extension reach every seat's and a spectator's open page: the
+    notice on the Cable, the stopped or moved clock in the letterhead (S40, issue 5)."""
+    host, player = table.players[0], table.players[4]
+    game = f"/games/{table.game_id}"
+    old = player.get(f"{game}/cable").text
+    after = int(old.split('data-live-after="')[1].split('"')[0])
+    for tool, seen in (
+        ("pause", "The host paused the game."),
+        ("resume", "The host resumed the game."),
+        ("extend", "The host extended today"),
+    ):
+        fields = {"minutes": "60"} if tool == "extend" else {}
+        answer = host.submit(f"{game}/host", fields, action=f"{game}/host/{tool}")
+        assert answer.status_code == 200, (tool, answer.text)
+        for seat in range(6):
+            fragments = pushed(server, context_of(run_db, table, seat), "cable", after)
+            assert fragments and seen in fragments[-1][1], (tool, seat)
+        fragments = pushed(server, context_of(run_db, table, 4), "cable", after)
+        if tool == "pause":
+            assert "The host has paused the game: the clock stands still" in fragments[-1][1]
+            assert "data-countdown" not in fragments[-1][1]
+        else:
+            assert "data-countdown" in fragments[-1][1]
+        start = old.index(station_live.START) + len(station_live.START)
+        end = old.index(station_live.END, start)
+        applied = old[:start] + fragments[-1][1] + old[end:]
+        fresh = player.get(f"{game}/cable").text
+        assert live(applied) == live(fresh), tool
+        old, after = fresh, fragments[-1][0]

@@ -17,14 +17,25 @@ export function remaining(ms) {
   return `${minutes} min ${String(seconds).padStart(2, "0")} s`;
 }
 
+// On a live page the Morning Cable is pushed as soon as the Pouch has left; elsewhere, reload.
+const DEPARTING = document.querySelector("[data-live-url]")
+  ? "The Pouch is departing: the Morning Cable follows in a moment."
+  : "The Pouch is departing: reload for the Morning Cable.";
+
 function tick(deadline, outputs) {
   const left = remaining(deadline - Date.now());
-  const text = left ? `${left} left` : "The Pouch is departing: reload for the Morning Cable.";
+  const text = left ? `${left} left` : DEPARTING;
   for (const output of outputs) output.textContent = text;
   return left !== null;
 }
 
+let timer = null;
+
+// (Re)start from the deadline the page states now: a push may have moved it (an extension),
+// stopped it (a pause) or replaced it (the next day).
 function start() {
+  clearInterval(timer);
+  timer = null;
   const time = document.querySelector("time[data-countdown]");
   const outputs = document.querySelectorAll("[data-countdown-left]");
   if (!time || outputs.length === 0) return;
@@ -32,9 +43,11 @@ function start() {
   if (Number.isNaN(deadline)) return;
   if (!tick(deadline, outputs)) return;
   // Once a second: the seconds show in the last hour, and a tick costs next to nothing.
-  const timer = setInterval(() => {
+  timer = setInterval(() => {
     if (!tick(deadline, outputs)) clearInterval(timer);
   }, 1000);
 }
 
 start();
+// station_live.js announces every push it applied.
+document.addEventListener("deaddrop:live", start);

@@ -30,6 +30,7 @@ function apply(html) {
   }
   if (focused) document.getElementById(focused)?.focus();
   for (const log of root.querySelectorAll(".chat-log")) log.scrollTop = log.scrollHeight;
+  document.dispatchEvent(new CustomEvent("deaddrop:live"));
 }
 
 function notice(form, text) {

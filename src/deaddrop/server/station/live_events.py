@@ -18,6 +18,9 @@ from deaddrop.server.live.wakeup import wake
 
 logger = logging.getLogger("deaddrop.station")
 
+NOTICE_EVENT = "host_notice"
+"""The journal kind of a host's public notice (pause, resume, extension, handover, removal)."""
+
 _brokers: weakref.WeakSet[ChannelsPlugin] = weakref.WeakSet()
 
 

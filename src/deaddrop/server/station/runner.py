@@ -182,11 +182,13 @@ class PouchRunner:
         resume(game, game.pause_ends_at)
         hours = int(rules.MAX_PAUSE.total_seconds() // 3600)
         text = f"The pause ran out after {hours} hours; the clock runs."
-        announce(db, game, "pause_expired", text)
+        notice = announce(db, game, "pause_expired", text)
+        seq = await journal_events(db, game.public_id, [notice])
         try:
             await commit(db)
         except Conflict:
             return None
+        await wake_game(game.public_id, seq)
         return "resumed"
 
     async def _resolve(self, db: AsyncSession, game: StationGame) -> str | None:

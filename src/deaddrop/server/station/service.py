@@ -23,7 +23,7 @@ from sqlalchemy.orm.attributes import flag_modified
 from sqlalchemy.orm.exc import StaleDataError
 
 from deaddrop.engine.core.errors import IllegalAction
-from deaddrop.engine.core.events import Event
+from deaddrop.engine.core.events import Audience, Event
 from deaddrop.engine.station import (
     Action,
     RemovePlayer,
@@ -40,7 +40,7 @@ from deaddrop.server.db.base import utcnow
 from deaddrop.server.station import rules
 from deaddrop.server.station.access import GameContext
 from deaddrop.server.station.clock import Clock, Schedule, next_deadline
-from deaddrop.server.station.live_events import journal_events, wake_game
+from deaddrop.server.station.live_events import NOTICE_EVENT, journal_events, wake_game
 from deaddrop.server.station.models import (
     StationAction,
     StationAnnouncement,
@@ -118,9 +118,11 @@ def touch(game: StationGame, now: datetime) -> None:
     flag_modified(game, "updated_at")
 
 
-def announce(db: AsyncSession, game: StationGame, kind: str, text: str) -> None:
-    """Record a host action for everyone in the game to read (issue 4: never silent)."""
+def announce(db: AsyncSession, game: StationGame, kind: str, text: str) -> Event:
+    """Record a host action for everyone in the game to read (issue 4: never silent); the
+    public event to journal with it, so that open pages show it (and the clock) at once."""
     db.add(StationAnnouncement(game_id=game.id, day=game.day, kind=kind, text=text))
+    return Event(NOTICE_EVENT, {"notice": kind, "text": text}, Audience.everyone())
 
 
 def follow_engine(game: StationGame, state: StationState, now: datetime) -> None:
@@ -358,9 +360,10 @@ async def _act_once(
             user_id=context.user.id if context.user is not None else None,
         )
     )
+    journaled = list(events)
     if announcement is not None:
-        announce(db, game, *announcement)
-    seq = await journal_events(db, game.public_id, events)  # the engine's audiences, same commit
+        journaled.append(announce(db, game, *announcement))
+    seq = await journal_events(db, game.public_id, journaled)  # the engine's audiences, same commit
     await commit(db)
     remember(game.public_id, game.version, new_state)
     HUB.publish(game.public_id, events)
@@ -373,8 +376,10 @@ async def _act_once(
 # --- Host tools (S40) ----------------------------------------------------------------------
 
 
-async def _host_write(db: AsyncSession, context: GameContext) -> None:
-    """Commit a host tool's change; a concurrent change to the game refuses it."""
+async def _host_write(db: AsyncSession, context: GameContext, notice: Event) -> None:
+    """Commit a host tool's change with its public notice; a concurrent change refuses it."""
+    game = context.game
+    seq = await journal_events(db, game.public_id, [notice])
     try:
         await commit(db)
     except Conflict:
@@ -382,6 +387,7 @@ async def _host_write(db: AsyncSession, context: GameContext) -> None:
         raise Stale(
             "The game changed at that moment (perhaps the Pouch left); look again."
         ) from None
+    await wake_game(game.public_id, seq)
 
 
 def _open_day(game: StationGame, now: datetime) -> datetime:
@@ -406,14 +412,14 @@ async def do_pause(db: AsyncSession, context: GameContext, clock: Clock) -> None
     game.deadline = None
     touch(game, now)
     hours = int(rules.MAX_PAUSE.total_seconds() // 3600)
-    announce(
+    notice = announce(
         db,
         game,
         "paused",
         f"The host paused the game. The clock stands still until they resume it, "
         f"or by itself after {hours} hours.",
     )
-    await _host_write(db, context)
+    await _host_write(db, context, notice)
 
 
 def resume(game: StationGame, at: datetime) -> None:
@@ -435,8 +441,8 @@ async def do_resume(db: AsyncSession, context: GameContext, clock: Clock) -> Non
     # A pause that has already run out ended at its limit, not now (the runner does the same).
     at = min(now, game.pause_ends_at) if game.pause_ends_at is not None else now
     resume(game, at)
-    announce(db, game, "resumed", "The host resumed the game. The clock is running again.")
-    await _host_write(db, context)
+    notice = announce(db, game, "resumed", "The host resumed the game. The clock is running again.")
+    await _host_write(db, context, notice)
     if game.deadline is not None and game.deadline <= now:
         HUB.pouch_due()
 
@@ -456,13 +462,13 @@ async def do_extend(db: AsyncSession, context: GameContext, minutes: int, clock:
     game.day_extended_seconds += int(granted.total_seconds())
     touch(game, clock.now())
     capped = " (the most still allowed today)" if granted < timedelta(minutes=minutes) else ""
-    announce(
+    notice = announce(
         db,
         game,
         "extended",
         f"The host extended today's deadline by {_duration(granted)}{capped}.",
     )
-    await _host_write(db, context)
+    await _host_write(db, context, notice)
 
 
 async def do_replace(
@@ -502,14 +508,14 @@ async def do_replace(
     row.user_id = newcomer.id
     row.first_full_day = game.day + 1  # inactivity counts only the newcomer's own full days
     touch(game, clock.now())
-    announce(
+    notice = announce(
         db,
         game,
         "replaced",
         f"The host handed {codename}'s desk to a new officer, who takes over its role, "
         "its results and its history.",
     )
-    await _host_write(db, context)
+    await _host_write(db, context, notice)
 
 
 async def do_remove(db: AsyncSession, context: GameContext, seat: int, clock: Clock) -> Acted:
@@ -540,8 +546,8 @@ async def do_set_spectators(
         if enabled
         else "The host closed the public spectator link."
     )
-    announce(db, game, "spectators_on" if enabled else "spectators_off", text)
-    await _host_write(db, context)
+    notice = announce(db, game, "spectators_on" if enabled else "spectators_off", text)
+    await _host_write(db, context, notice)
 
 
 def _duration(span: timedelta) -> str:
