@@ -5,8 +5,10 @@ from __future__ import annotations
 import os
 import secrets
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
+
+from deaddrop.server.mail.settings import MailSettings
 
 DEFAULT_VAR_DIR = Path("var")
 SECRET_FILE_NAME = "secret_key"
@@ -35,6 +37,8 @@ class Settings:
     """Failed log-ins allowed per client address within one window."""
     login_window_seconds: int = 15 * 60
     """Length of the login throttle window."""
+    mail: MailSettings = field(default_factory=MailSettings)
+    """SMTP and the player mails (digest, reminder); off while `SMTP_HOST` is unset."""
 
     @classmethod
     def from_env(
@@ -51,6 +55,7 @@ class Settings:
             database_schema=env.get("DATABASE_SCHEMA") or None,
             secure_cookies=env.get("SECURE_COOKIES", "").lower() in _TRUE,
             debug=env.get("DEADDROP_DEBUG", "").lower() in _TRUE,
+            mail=MailSettings.from_env(env),
         )
 
 
