@@ -50,11 +50,13 @@ class PasswordForm:
 
 @dataclass
 class ProfileForm:
-    """What the profile form posts."""
+    """What the profile form posts (a checkbox that is not ticked is not posted at all)."""
 
     display_name: str = ""
     email: str = ""
     time_zone: str = "UTC"
+    mail_digests: str = ""
+    mail_reminders: str = ""
 
 
 @dataclass(frozen=True)
@@ -73,6 +75,16 @@ class Profile:
     display_name: str
     email: str | None
     time_zone: str
+    mail_digests: bool = False
+    mail_reminders: bool = False
+
+
+_TICKED = {"on", "yes", "1", "true"}
+
+
+def ticked(value: str) -> bool:
+    """Whether a posted checkbox value means "ticked"."""
+    return value.strip().lower() in _TICKED
 
 
 def field(errors: Errors, name: str, check: Callable[[], T], fallback: T) -> T:
@@ -119,5 +131,10 @@ def validate_profile(form: ProfileForm) -> tuple[Profile, Errors]:
         ),
         email=field(errors, "email", lambda: check_email(form.email), None),
         time_zone=field(errors, "time_zone", lambda: check_time_zone(form.time_zone), "UTC"),
+        mail_digests=ticked(form.mail_digests),
+        mail_reminders=ticked(form.mail_reminders),
     )
+    wants_mail = profile.mail_digests or profile.mail_reminders
+    if wants_mail and profile.email is None and "email" not in errors:
+        errors["email"] = "Enter an e-mail address to get the mails you ticked, or untick them."
     return profile, errors

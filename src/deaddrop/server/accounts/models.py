@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import Integer, String
+from sqlalchemy import Boolean, Integer, String, false
 from sqlalchemy.orm import Mapped, mapped_column
 
 from deaddrop.server.accounts import limits
@@ -23,7 +23,11 @@ class User(Base):
     display_name: Mapped[str] = mapped_column(String(limits.DISPLAY_NAME_MAX))
     """What friends see in lobbies; free text, always escaped on output."""
     email: Mapped[str | None] = mapped_column(String(limits.EMAIL_MAX), default=None)
-    """Optional, for notifications in a later version."""
+    """Optional; the mails below go here. Never shown to other players."""
+    mail_digests: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    """Opted in to a short public digest whenever a Pouch of one of their games departs."""
+    mail_reminders: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    """Opted in to a reminder before a deadline when nothing is saved for the day yet."""
     time_zone: Mapped[str] = mapped_column(String(limits.TIME_ZONE_MAX), default="UTC")
     """IANA zone in which deadlines are shown to this person."""
     password_hash: Mapped[str] = mapped_column(String(255))

@@ -18,6 +18,7 @@ from deaddrop.server.accounts.forms import (
     PasswordForm,
     ProfileForm,
     SignUpForm,
+    ticked,
     validate_new_password,
     validate_profile,
     validate_sign_up,
@@ -115,10 +116,16 @@ async def logout(request: AnyRequest) -> Redirect:
 
 
 @get("/account", name="account")
-async def account_page(me: Me) -> Template:
+async def account_page(request: AnyRequest, me: Me) -> Template:
     """The profile form, filled in."""
-    form = ProfileForm(display_name=me.display_name, email=me.email or "", time_zone=me.time_zone)
-    return _profile_form(me, form, {})
+    form = ProfileForm(
+        display_name=me.display_name,
+        email=me.email or "",
+        time_zone=me.time_zone,
+        mail_digests="yes" if me.mail_digests else "",
+        mail_reminders="yes" if me.mail_reminders else "",
+    )
+    return _profile_form(request, me, form, {})
 
 
 @post("/account")
@@ -128,9 +135,15 @@ async def update_account(
     """Save the profile, or show what to fix."""
     profile, errors = validate_profile(data)
     if errors:
-        return _profile_form(me, data, errors, status_code=FORM_REFUSED)
+        return _profile_form(request, me, data, errors, status_code=FORM_REFUSED)
     await do_update_profile(
-        db, me, display_name=profile.display_name, email=profile.email, time_zone=profile.time_zone
+        db,
+        me,
+        display_name=profile.display_name,
+        email=profile.email,
+        time_zone=profile.time_zone,
+        mail_digests=profile.mail_digests,
+        mail_reminders=profile.mail_reminders,
     )
     flash(request, "Profile saved.", category="success")
     return see_other("/account")
@@ -195,7 +208,11 @@ def _login_form(
 
 
 def _profile_form(
-    me: Me, form: ProfileForm, errors: dict[str, str], status_code: int = 200
+    request: AnyRequest,
+    me: Me,
+    form: ProfileForm,
+    errors: dict[str, str],
+    status_code: int = 200,
 ) -> Template:
     return page(
         "accounts/account.html",
@@ -204,6 +221,8 @@ def _profile_form(
         errors=errors,
         limits=limits,
         zones=offered_time_zones(),
+        ticked=ticked,
+        mail_on=request.app.state.settings.mail.enabled,
         status_code=status_code,
     )
 

@@ -69,10 +69,19 @@ async def do_change_password(db: AsyncSession, user: User, *, old: str, new: str
 
 
 async def do_update_profile(
-    db: AsyncSession, user: User, *, display_name: str, email: str | None, time_zone: str
+    db: AsyncSession,
+    user: User,
+    *,
+    display_name: str,
+    email: str | None,
+    time_zone: str,
+    mail_digests: bool = False,
+    mail_reminders: bool = False,
 ) -> None:
-    """Save checked profile values."""
+    """Save checked profile values, the mail preferences among them."""
     user.display_name = display_name
     user.email = email
     user.time_zone = time_zone
+    user.mail_digests = mail_digests
+    user.mail_reminders = mail_reminders
     await db.commit()

@@ -10,6 +10,7 @@ from deaddrop.server.cards.models import CardsAction, CardsSeat, CardsTable
 from deaddrop.server.db.base import Base
 from deaddrop.server.db.kv import KeyValue
 from deaddrop.server.live.models import LiveEvent
+from deaddrop.server.mail.models import MailDelivery
 from deaddrop.server.station.chat_models import StationMessage
 from deaddrop.server.station.models import (
     StationAction,
@@ -29,6 +30,7 @@ __all__ = [
     "CardsTable",
     "KeyValue",
     "LiveEvent",
+    "MailDelivery",
     "StationAction",
     "StationAnnouncement",
     "StationGame",
