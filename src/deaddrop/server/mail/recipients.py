@@ -1,0 +1,66 @@
+"""Who may get a mail about a game: a current seat holder who opted in and has an address."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from sqlalchemy import ColumnElement, select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from deaddrop.engine.station import StationState
+from deaddrop.server.accounts.models import User
+from deaddrop.server.mail.deliveries import DeliveryKey
+from deaddrop.server.mail.models import DIGEST, REMINDER
+from deaddrop.server.station.models import StationGame, StationSeat
+from deaddrop.server.station.store import load_state
+
+
+@dataclass(frozen=True, slots=True)
+class Recipient:
+    """Everything a mail about one game is written from."""
+
+    user: User
+    """The account (address, time zone)."""
+    game: StationGame
+    """The game row (title, status, deadline)."""
+    seat: int
+    """The engine seat the user holds now."""
+    state: StationState
+    """The game's engine state now; mails read it only through `views.view`."""
+
+
+def opted_in(kind: str) -> ColumnElement[bool]:
+    """The SQL condition: this account wants mails of `kind` and has an address."""
+    wants = {DIGEST: User.mail_digests, REMINDER: User.mail_reminders}[kind]
+    return wants.is_(True) & User.email.is_not(None) & (User.email != "")
+
+
+async def load_recipient(db: AsyncSession, key: DeliveryKey) -> Recipient | str:
+    """The recipient of the mail `key`, or why there is none any more."""
+    found = (
+        await db.execute(
+            select(User, StationGame, StationSeat.seat)
+            .join(StationSeat, StationSeat.user_id == User.id)
+            .join(StationGame, StationGame.id == StationSeat.game_id)
+            .where(User.id == key.user_id, StationGame.id == key.game_id)
+        )
+    ).first()
+    if found is None:
+        return "no longer holds a seat in the game"  # replaced by the host, or the game is gone
+    user, game, seat = found
+    if not user.email:
+        return "no e-mail address"
+    if not (user.mail_digests if key.kind == DIGEST else user.mail_reminders):
+        return "opted out"
+    if seat is None or game.setup is None:
+        return "the game has not started"
+    return Recipient(user, game, seat, await load_state(db, game))
+
+
+def zone_of(user: User) -> ZoneInfo:
+    """The user's time zone; UTC when the stored name is unknown to this machine."""
+    try:
+        return ZoneInfo(user.time_zone)
+    except (ZoneInfoNotFoundError, ValueError):
+        return ZoneInfo("UTC")
