@@ -1,7 +1,9 @@
-"""`deaddrop worker`: the Pouch runner alone, for when the web app is scaled out.
+"""`deaddrop worker`: the Pouch runner (and the mailer) alone, for when the app is scaled out.
 
 Any number of workers and `deaddrop serve` processes may run against one database at once:
-the runner's claims make each Pouch leave exactly once (server/station/runner.py).
+the runner's claims make each Pouch leave exactly once (server/station/runner.py), and the
+mail ledger sends each mail once (server/mail/deliveries.py). The mailer runs only when
+`SMTP_HOST` is set.
 """
 
 from __future__ import annotations
@@ -17,37 +19,53 @@ from deaddrop.server.settings import Settings
 def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add `worker`."""
     worker = commands.add_parser(
-        "worker", help="run the Pouch runner alone (resolves due Station days; Ctrl+C to stop)"
+        "worker",
+        help="run the Pouch runner alone (resolves due Station days, sends mail; Ctrl+C to stop)",
     )
     worker.add_argument(
-        "--once", action="store_true", help="resolve what is due now, then exit (for cron)"
+        "--once",
+        action="store_true",
+        help="resolve what is due now and send the mail that is due, then exit (for cron)",
     )
     worker.set_defaults(handler=run_worker)
 
 
 def run_worker(args: argparse.Namespace) -> int:
-    """Run the runner until interrupted (or one pass with --once)."""
+    """Run the runner (and the mailer) until interrupted, or one pass each with --once."""
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
     settings = Settings.from_env()
     with contextlib.suppress(KeyboardInterrupt):
-        resolved = asyncio.run(_run(settings, once=args.once))
+        resolved, sent = asyncio.run(_run(settings, once=args.once))
         if args.once:
             print(f"Resolved {resolved} Pouch{'es' * (resolved != 1)}.", flush=True)
+            if settings.mail.enabled:
+                print(f"Sent {sent} mail{'s' * (sent != 1)}.", flush=True)
     return 0
 
 
-async def _run(settings: Settings, *, once: bool) -> int:
+async def _run(settings: Settings, *, once: bool) -> tuple[int, int]:
     from deaddrop.server.db.engine import create_engine, create_sessionmaker
+    from deaddrop.server.mail.mailer import Mailer
     from deaddrop.server.station.clock import SystemClock
     from deaddrop.server.station.runner import PouchRunner
 
     engine = create_engine(settings)
     try:
-        runner = PouchRunner(create_sessionmaker(engine), SystemClock())
+        sessionmaker = create_sessionmaker(engine)
+        clock = SystemClock()
+        runner = PouchRunner(sessionmaker, clock)
+        mailer = Mailer(sessionmaker, clock, settings.mail) if settings.mail.enabled else None
         if once:
-            return await runner.run_once()
+            # The Pouches first, so that the digests of what was just resolved go out now.
+            resolved = await runner.run_once()
+            sent = await mailer.run_once() if mailer is not None else 0
+            return resolved, sent
         print(f"Pouch runner {runner.name} started (Ctrl+C to stop).", flush=True)
-        await runner.run_forever()
-        return 0
+        loops = [runner.run_forever()]
+        if mailer is not None:
+            print(f"Mailer started, sending through {settings.mail.smtp_host}.", flush=True)
+            loops.append(mailer.run_forever())
+        await asyncio.gather(*loops)
+        return 0, 0
     finally:
         await engine.dispose()

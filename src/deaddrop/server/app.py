@@ -34,6 +34,7 @@ from deaddrop.server.db.engine import create_engine, create_sessionmaker
 from deaddrop.server.db.store import DatabaseStore
 from deaddrop.server.errors import EXCEPTION_HANDLERS
 from deaddrop.server.live.wakeup import channels_plugin
+from deaddrop.server.mail.mailer import Mailer
 from deaddrop.server.pages import routes as page_routes
 from deaddrop.server.render import jinja_environment
 from deaddrop.server.security_headers import security_headers
@@ -65,12 +66,17 @@ logger = logging.getLogger("deaddrop.server")
 
 
 def create_app(
-    settings: Settings, *, clock: Clock | None = None, pouch_runner: bool = True
+    settings: Settings,
+    *,
+    clock: Clock | None = None,
+    pouch_runner: bool = True,
+    mailer: bool = True,
 ) -> Litestar:
     """The web application for `settings`; the database must already be migrated.
 
     `clock` is where games read the time (tests pass a manual one); `pouch_runner` runs the
-    Pouch runner inside this process (off in tests that drive the runner themselves).
+    Pouch runner inside this process (off in tests that drive the runner themselves);
+    `mailer` runs the mailer inside it when SMTP is configured (`settings.mail`).
     """
     game_clock: Clock = clock or SystemClock()
     engine = create_engine(settings)
@@ -107,12 +113,23 @@ def create_app(
             tasks.append(running)
             if isinstance(game_clock, OffsetClock):  # browser tests: a jump wakes the runner
                 tasks.append(asyncio.create_task(game_clock.watch(runner.wake)))
+        mail: Mailer | None = None
+        if mailer and settings.mail.enabled:  # digests and reminders, only with SMTP_HOST
+            mail = Mailer(sessionmaker, game_clock, settings.mail)
+            app.state.mailer = mail
+            mailing = asyncio.create_task(mail.run_forever())
+            if isinstance(game_clock, OffsetClock):
+                tasks.append(asyncio.create_task(game_clock.watch(mail.wake)))
         try:
             yield
         finally:
             if pouch_runner:
                 runner.stop()  # let a Pouch in progress commit rather than cut it off
                 await asyncio.wait([running], timeout=5)
+            if mail is not None:
+                mail.stop()  # a mail being sent is finished and recorded, not cut off
+                await asyncio.wait([mailing], timeout=5)
+                tasks.append(mailing)
             for task in tasks:
                 task.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
