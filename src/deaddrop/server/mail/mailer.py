@@ -100,6 +100,8 @@ class Mailer:
                 delay = await self.seconds_to_next()
             except Exception:
                 logger.exception("mailer pass failed; retrying")
+            if self._stopping:
+                break  # asked to stop during the pass: do not sleep first
             self._wake.clear()
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._wake.wait(), timeout=delay)
