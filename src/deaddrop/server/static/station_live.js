@@ -33,7 +33,16 @@ function apply(html) {
   document.dispatchEvent(new CustomEvent("deaddrop:live"));
 }
 
+// A push may replace the form while its post is under way (the page's own message often comes
+// back before the answer does): find the form as it is on the page now.
+function current(form) {
+  if (form.isConnected) return form;
+  const action = form.getAttribute("action");
+  return [...root.querySelectorAll("form[data-live-form]")].find((f) => f.getAttribute("action") === action) || form;
+}
+
 function notice(form, text) {
+  form = current(form);
   let box = form.querySelector(".live-notice");
   if (!box) {
     box = document.createElement("p");
@@ -50,6 +59,8 @@ async function send(form) {
   const token = fields._csrf_token;
   delete fields._csrf_token;
   const url = new URL(form.action, location.href);
+  // What was sent, by field: cleared on success wherever the field is by then.
+  const sent = [...form.querySelectorAll("textarea[id]")].map((area) => [area.id, area.value]);
   let response;
   try {
     response = await fetch("/api" + url.pathname, {
@@ -63,8 +74,13 @@ async function send(form) {
   }
   const answer = await response.json().catch(() => ({}));
   if (answer.ok) {
-    form.reset();
-    for (const area of form.querySelectorAll("textarea")) area.value = "";
+    const now = current(form);
+    if (now === form) form.reset();
+    for (const [id, value] of sent) {
+      const area = document.getElementById(id);
+      // Only what was sent: a draft begun since the post left stays.
+      if (area && area.value === value) area.value = "";
+    }
     notice(form, "");
   } else {
     notice(form, answer.detail || "That was refused; reload the page.");
