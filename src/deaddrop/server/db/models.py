@@ -20,6 +20,7 @@ from deaddrop.server.station.models import (
     StationSeat,
     StationSeatHolder,
 )
+from deaddrop.server.station.seen_models import StationTabSeen
 
 metadata = Base.metadata
 
@@ -38,6 +39,7 @@ __all__ = [
     "StationPouch",
     "StationSeat",
     "StationSeatHolder",
+    "StationTabSeen",
     "User",
     "metadata",
 ]

@@ -88,7 +88,7 @@ async def do_post(
             )
             db.add(message)
             await db.flush()
-            payload = {"channel": channel.value, "day": state.day, "id": message.id}
+            payload = {"channel": channel.value, "day": state.day, "id": message.id, "seat": seat}
             event = Event("message", payload, readers(state, channel, state.day))
             seq = await journal_events(db, public_id, [event])
             try:

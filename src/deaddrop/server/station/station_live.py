@@ -21,7 +21,6 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from deaddrop.server.accounts.auth import Me, Viewer
 from deaddrop.server.accounts.models import User
 from deaddrop.server.db.dependencies import DB
-from deaddrop.server.live.journal import EVERYONE, Listener
 from deaddrop.server.live.models import LiveEvent
 from deaddrop.server.live.sse import Renderer, live_stream, parse_last_event_id
 from deaddrop.server.station.access import (
@@ -32,6 +31,7 @@ from deaddrop.server.station.access import (
 from deaddrop.server.station.http import AnyRequest
 from deaddrop.server.station.live_events import stream_of
 from deaddrop.server.station.models import StationGame, StationSeat
+from deaddrop.server.station.seen import listener_of
 from deaddrop.server.station.tab_routes import tab_values
 from deaddrop.server.station.tabs import SPECTATOR_TABS, TABS
 
@@ -88,14 +88,6 @@ def page_renderer(request: AnyRequest, context: GameContext, tab: str, base: str
         return [ServerSentEventMessage(data=html, event="page", id=rows[-1].seq)]
 
     return render
-
-
-def listener_of(context: GameContext) -> Listener:
-    """Who the journal filters for: the seat, the public (None), or every event once over."""
-    if context.seat is None:
-        return None
-    # S26: after the game every player reads everything; what is sent is still re-rendered.
-    return EVERYONE if context.game.status == "over" else context.seat
 
 
 def page_stream(

@@ -26,6 +26,7 @@ from deaddrop.server.station.access import (
 from deaddrop.server.station.chat_view import chat_values
 from deaddrop.server.station.info_builder import build_game_info
 from deaddrop.server.station.live_events import stream_of
+from deaddrop.server.station.seen import mark_seen, tab_badges
 from deaddrop.server.station.store import load_state
 from deaddrop.server.station.tabs import SPECTATOR_TABS, TABS, tab_context
 
@@ -51,6 +52,11 @@ async def tab_values(db: DB, context: GameContext, tab: str, base_path: str) -> 
     zone = info.viewer_time_zone
     values.update(await chat_values(db, context.game.id, state, context.seat, tab, zone))
     values.update(live_url=f"{base_path}/events?tab={tab}", live_after=after)
+    if context.user is not None and context.seat is not None:
+        # Rendering a tab to its player is their look at it: its badge clears (issue 5).
+        await mark_seen(db, context.game.id, context.user.id, tab, after)
+        names = [item["name"] for item in values["tabs"] if item["name"] != tab]
+        values["badges"] = await tab_badges(db, context, values["codename"], names)
     return values
 
 

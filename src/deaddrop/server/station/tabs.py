@@ -72,6 +72,7 @@ def _common(tab: str, view: JSON, info: GameInfo, base: str) -> Context:
             {"name": name, "label": labels[name], "href": f"{base}/{name}", "current": name == tab}
             for name in tabs_for(info)
         ],
+        "badges": {},  # "new since I last looked", per tab: filled by the server (seen.py)
         "spectator": me is None,
         "codename": me["codename"] if me else None,
         "alive": bool(me and me["alive"]),

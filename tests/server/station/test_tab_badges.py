@@ -1,0 +1,138 @@
+"""The tab bar's "new since I last looked" badges (issue 5): counted from the events a player
+may see, cleared by looking, never for one's own doings, never a hint of a secret; SQLite and
+PostgreSQL."""
+
+from __future__ import annotations
+
+import re
+
+from deaddrop.engine.station.roles import is_ring
+from deaddrop.server.station.badges import Reader, badge_text, count_new, tabs_showing
+from tests.server.station.tabs_fixtures import (  # noqa: F401 (fixtures)
+    RunDB,
+    Table,
+    set_spectators,
+    six_players,
+    started_table,
+)
+from tests.server.station.test_chat_routes import api_post, ring_and_station
+from tests.server.station.test_live_stream import Server, context_of, pushed, whisper
+from tests.server.visitor import Visitor
+
+BADGE = re.compile(
+    r'href="[^"]*/(\w+)"[^>]*>\w+ <span class="tab-badge">'
+    r'<span class="visually-hidden">\(</span>([0-9+]+)<span class="visually-hidden"> new\)'
+)
+
+
+def badges(player: Visitor, table: Table, tab: str = "cable") -> dict[str, str]:
+    """The badges on a tab page's tab bar: {tab: text}."""
+    page = player.get(f"/games/{table.game_id}/{tab}").text
+    return dict(BADGE.findall(page))
+
+
+def vote(player: Visitor, table: Table, target: int) -> None:
+    """Vote through the JSON API."""
+    page = player.get(f"/games/{table.game_id}/floor").text
+    token = page.split('name="_csrf_token" value="')[1].split('"')[0]
+    answer = player.http.post(
+        f"/api/games/{table.game_id}/vote",
+        json={"vote": table.codenames[target]},
+        headers={"x-csrftoken": token},
+    )
+    assert answer.status_code == 200, answer.text
+
+
+def test_a_floor_post_is_new_to_everyone_but_its_writer_until_they_look(table: Table) -> None:
+    for player in table.players:
+        assert badges(player, table) == {}
+    assert api_post(table.players[1], table, "floor", "BADGE1").status_code == 200
+    assert api_post(table.players[2], table, "floor", "BADGE2").status_code == 200
+    assert badges(table.players[1], table) == {"floor": "1"}  # only carol's is new to bob
+    assert badges(table.players[3], table) == {"floor": "2"}
+    table.players[3].get(f"/games/{table.game_id}/floor")  # dave looks
+    assert badges(table.players[3], table) == {}
+    assert badges(table.players[4], table) == {"floor": "2"}  # erin has not
+
+
+def test_the_tab_being_read_shows_no_badge(table: Table) -> None:
+    api_post(table.players[1], table, "floor", "BADGE3")
+    page = table.players[0].get(f"/games/{table.game_id}/floor").text
+    assert 'class="tab-badge"' not in page
+
+
+def test_whispers_and_ring_talk_badge_only_their_readers(table: Table) -> None:
+    """S29, S31: a badge is itself a hint, so only a reader of the channel gets one."""
+    ring, station = ring_and_station(table)
+    others = [s for s in range(6) if s not in (ring, station)]
+    assert api_post(table.players[ring], table, "ring", "BADGERING").status_code == 200
+    whisper(table.players[station], table, others[0], "BADGEWHISPER")
+    for seat, player in enumerate(table.players):
+        seen = badges(player, table)
+        dossier = ("ring" if is_ring(table.roles[seat]) and seat != ring else "") + (
+            "whisper" if seat == others[0] else ""
+        )
+        expected_dossier = {"ring": "1", "whisper": "1", "ringwhisper": "2"}.get(dossier)
+        assert seen.get("dossier") == expected_dossier, (seat, seen)
+        # Everyone but the sender learns of the whisper on the Floor (S31).
+        assert seen.get("floor") == (None if seat == station else "1"), (seat, seen)
+
+
+def test_votes_badge_the_floor_and_a_spectator_gets_no_badges(
+    table: Table, run_db: RunDB, client: Visitor
+) -> None:
+    vote(table.players[1], table, 2)
+    vote(table.players[1], table, 3)
+    assert badges(table.players[0], table) == {"floor": "2"}
+    assert badges(table.players[1], table) == {}
+    token = set_spectators(run_db, table, True)
+    assert 'class="tab-badge"' not in client.get(f"/watch/{token}/cable").text
+
+
+def test_a_push_to_an_open_page_carries_the_badges(
+    server: Server, run_db: RunDB, table: Table
+) -> None:
+    player = table.players[4]
+    page = player.get(f"/games/{table.game_id}/cable").text
+    after = int(page.split('data-live-after="')[1].split('"')[0])
+    api_post(table.players[1], table, "floor", "BADGEPUSH")
+    fragments = pushed(server, context_of(run_db, table, 4), "cable", after)
+    assert fragments and dict(BADGE.findall(fragments[-1][1])) == {"floor": "1"}
+    # The page open on the Floor is being read: its push clears the Floor's badge.
+    pushed(server, context_of(run_db, table, 4), "floor", after)
+    assert badges(player, table) == {}
+
+
+# --- The pure counting rules ---------------------------------------------------------------
+
+ME = Reader(seat=2, codename="VIPER")
+
+
+def test_own_doings_are_never_news() -> None:
+    assert tabs_showing("message", {"channel": "floor", "seat": 2}, ME) == ()
+    assert tabs_showing("vote", {"voter": "VIPER"}, ME) == ()
+    assert tabs_showing("whisper_announced", {"sender": "VIPER"}, ME) == ()
+    assert tabs_showing("whisper", {"sender": "VIPER"}, ME) == ()
+    assert tabs_showing("operation_saved", {"codename": "VIPER"}, ME) == ()
+    assert tabs_showing("done_marked", {"codename": "VIPER"}, ME) == ()
+    assert tabs_showing("final_cable_saved", {"text": "x"}, ME) == ()
+
+
+def test_each_event_badges_the_tab_that_shows_it() -> None:
+    assert tabs_showing("message", {"channel": "floor", "seat": 1}, ME) == ("floor",)
+    for channel in ("ring", "archive", "interrogation"):
+        assert tabs_showing("message", {"channel": channel, "seat": 1}, ME) == ("dossier",)
+    assert tabs_showing("whisper", {"sender": "COBRA"}, ME) == ("dossier",)
+    assert tabs_showing("private_results", {}, ME) == ("dossier",)
+    assert tabs_showing("morning_cable", {}, ME) == ("cable",)
+    assert tabs_showing("host_notice", {}, ME) == ("cable",)
+    assert tabs_showing("player_removed", {}, ME) == ("cable", "roster")
+    assert tabs_showing("operation_saved", {"codename": "COBRA"}, ME) == ("operations",)
+
+
+def test_counts_start_after_each_tabs_own_look() -> None:
+    events = [(seq, "vote", {"voter": "COBRA"}) for seq in range(1, 6)]
+    events.append((6, "morning_cable", {}))
+    assert count_new(events, {"floor": 3}, ME) == {"floor": 2, "cable": 1}
+    assert count_new(events, {"floor": 5, "cable": 6}, ME) == {}
+    assert badge_text(7) == "7" and badge_text(99) == "99" and badge_text(100) == "99+"
