@@ -58,7 +58,7 @@ def pushed(
                 message = await asyncio.wait_for(anext(stream), 1.0)
                 if message.comment is None:
                     out.append((int(str(message.id)), str(message.data)))
-        except TimeoutError:
+        except (TimeoutError, StopAsyncIteration):  # quiet, or ended by the server
             return out
         finally:
             await stream.aclose()

@@ -14,8 +14,11 @@ from deaddrop.server.live.journal import PAGE, Listener, last_seq, read_after, v
 from deaddrop.server.live.models import LiveEvent
 from deaddrop.server.live.wakeup import parse_wake, wake_channel
 
-Renderer = Callable[[AsyncSession, Sequence[LiveEvent]], Awaitable[list[ServerSentEventMessage]]]
-"""Turns the events a listener may see into SSE messages (e.g. HTML fragments for its page)."""
+Renderer = Callable[
+    [AsyncSession, Sequence[LiveEvent]], Awaitable[list[ServerSentEventMessage] | None]
+]
+"""Turns the events a listener may see into SSE messages (e.g. HTML fragments for its page);
+None ends the stream (the listener lost its right to read, e.g. its seat changed hands)."""
 
 KEEPALIVE_SECONDS = 15.0
 """A comment line this often keeps proxies and phones from closing an idle stream."""
@@ -62,6 +65,8 @@ async def live_stream(
                         rows = await read_after(db, stream, seen)
                         visible = [row for row in rows if visible_to(row, listener)]
                         messages = await render(db, visible) if visible else []
+                    if messages is None:
+                        return
                     for message in messages:
                         yield message
                     seen = rows[-1].seq if rows else seen

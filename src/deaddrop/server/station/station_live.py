@@ -46,12 +46,18 @@ def live_part(html: str) -> str:
 
 
 async def _fresh_context(db: AsyncSession, old: GameContext) -> GameContext | None:
-    """The listener's game and seat as they are now; None once the seat changed hands (S40)."""
+    """The listener's game and seat as they are now; None once the seat changed hands (S40)
+    or the spectator link it came through was closed."""
     game = await db.get(StationGame, old.game.id)
     if game is None:
         return None
     user = None if old.user is None else await db.get(User, old.user.id)
     if old.seat_row is None:
+        # A spectator came in through a link: once the host closes or renews it, the page
+        # behind the old link is no longer theirs to watch.
+        token = old.game.spectator_token
+        if token is None or game.spectator_token != token:
+            return None
         return GameContext(game, user, None)
     seat = await db.get(StationSeat, old.seat_row.id)
     if seat is None or user is None or seat.user_id != user.id:
@@ -80,10 +86,12 @@ def _no_flashes(*_args: object, **_kwargs: object) -> list[object]:
 def page_renderer(request: AnyRequest, context: GameContext, tab: str, base: str) -> Renderer:
     """Re-render the page's live part for each batch of events the listener may see."""
 
-    async def render(db: AsyncSession, rows: Sequence[LiveEvent]) -> list[ServerSentEventMessage]:
+    async def render(
+        db: AsyncSession, rows: Sequence[LiveEvent]
+    ) -> list[ServerSentEventMessage] | None:
         fresh = await _fresh_context(db, context)
         if fresh is None:
-            return []
+            return None  # end the stream: a reconnect is refused (404) and stops
         html = await render_live(request, db, fresh, tab, base)
         return [ServerSentEventMessage(data=html, event="page", id=rows[-1].seq)]
 
