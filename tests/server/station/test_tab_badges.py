@@ -6,8 +6,11 @@ from __future__ import annotations
 
 import re
 
+from sqlalchemy.ext.asyncio import AsyncSession
+
 from deaddrop.engine.station.roles import is_ring
 from deaddrop.server.station.badges import Reader, badge_text, count_new, tabs_showing
+from deaddrop.server.station.seen import seen_of
 from tests.server.station.tabs_fixtures import (  # noqa: F401 (fixtures)
     RunDB,
     Table,
@@ -136,3 +139,27 @@ def test_counts_start_after_each_tabs_own_look() -> None:
     assert count_new(events, {"floor": 3}, ME) == {"floor": 2, "cable": 1}
     assert count_new(events, {"floor": 5, "cable": 6}, ME) == {}
     assert badge_text(7) == "7" and badge_text(99) == "99" and badge_text(100) == "99+"
+
+
+def test_only_a_push_with_news_for_its_tab_records_a_look(
+    server: Server, run_db: RunDB, table: Table
+) -> None:
+    """Most pushes concern other tabs: they must not cost a write per open page."""
+    player = table.players[4]
+    page = player.get(f"/games/{table.game_id}/cable").text
+    after = int(page.split('data-live-after="')[1].split('"')[0])
+    context = context_of(run_db, table, 4)
+
+    async def cable_seen(db: AsyncSession) -> int:
+        assert context.user is not None
+        return (await seen_of(db, context.game.id, context.user.id))["cable"]
+
+    api_post(table.players[1], table, "floor", "NOTFORTHECABLE")
+    assert pushed(server, context, "cable", after)
+    assert run_db(cable_seen) == after
+    answer = table.players[0].submit(
+        f"/games/{table.game_id}/host", {}, action=f"/games/{table.game_id}/host/pause"
+    )
+    assert answer.status_code == 200
+    assert pushed(server, context, "cable", after)
+    assert run_db(cable_seen) > after

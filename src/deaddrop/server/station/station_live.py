@@ -28,6 +28,7 @@ from deaddrop.server.station.access import (
     access_game_for_player,
     access_game_for_spectator,
 )
+from deaddrop.server.station.badges import Reader, tabs_showing
 from deaddrop.server.station.http import AnyRequest
 from deaddrop.server.station.live_events import stream_of
 from deaddrop.server.station.models import StationGame, StationSeat
@@ -66,10 +67,16 @@ async def _fresh_context(db: AsyncSession, old: GameContext) -> GameContext | No
 
 
 async def render_live(
-    request: AnyRequest, db: AsyncSession, context: GameContext, tab: str, base: str
+    request: AnyRequest,
+    db: AsyncSession,
+    context: GameContext,
+    tab: str,
+    base: str,
+    *,
+    looked: bool = True,
 ) -> str:
     """The live part of a tab as its listener would see it on a fresh load now."""
-    values = await tab_values(db, context, tab, base)
+    values = await tab_values(db, context, tab, base, looked=looked)
     engine = request.app.template_engine
     assert engine is not None
     # A push must not consume the flash messages the next full page load is to show.
@@ -92,8 +99,16 @@ def page_renderer(request: AnyRequest, context: GameContext, tab: str, base: str
         fresh = await _fresh_context(db, context)
         if fresh is None:
             return None  # end the stream: a reconnect is refused (404) and stops
-        html = await render_live(request, db, fresh, tab, base)
+        html = await render_live(request, db, fresh, tab, base, looked=shows(fresh, rows))
         return [ServerSentEventMessage(data=html, event="page", id=rows[-1].seq)]
+
+    def shows(fresh: GameContext, rows: Sequence[LiveEvent]) -> bool:
+        """Whether a push brings this tab something its badge would count: only then is it
+        recorded as looked at (most pushes concern other tabs; this spares a write each)."""
+        if fresh.seat is None:
+            return False
+        reader = Reader(fresh.seat, codename="")  # one's own doings too: harmless here
+        return any(tab in tabs_showing(row.kind, row.payload, reader) for row in rows)
 
     return render
 

@@ -42,8 +42,13 @@ async def render_tab(
     return page(f"station/tabs/{tab}.html", viewer=viewer, headers=NO_STORE, **values)
 
 
-async def tab_values(db: DB, context: GameContext, tab: str, base_path: str) -> dict[str, Any]:
-    """Everything a tab's template needs: the engine's view, the chat panels, the live stream."""
+async def tab_values(
+    db: DB, context: GameContext, tab: str, base_path: str, *, looked: bool = True
+) -> dict[str, Any]:
+    """Everything a tab's template needs: the engine's view, the chat panels, the live stream.
+
+    `looked`: this rendering counts as the player's look at the tab (its badge clears).
+    """
     # Read the journal position first: an event after it is pushed again, never missed.
     after = await journal.last_seq(db, stream_of(context.game.public_id))
     state = await load_state(db, context.game)
@@ -53,8 +58,8 @@ async def tab_values(db: DB, context: GameContext, tab: str, base_path: str) -> 
     values.update(await chat_values(db, context.game.id, state, context.seat, tab, zone))
     values.update(live_url=f"{base_path}/events?tab={tab}", live_after=after)
     if context.user is not None and context.seat is not None:
-        # Rendering a tab to its player is their look at it: its badge clears (issue 5).
-        await mark_seen(db, context.game.id, context.user.id, tab, after)
+        if looked:  # rendering a tab to its player is their look at it (issue 5)
+            await mark_seen(db, context.game.id, context.user.id, tab, after)
         names = [item["name"] for item in values["tabs"] if item["name"] != tab]
         values["badges"] = await tab_badges(db, context, values["codename"], names)
     return values
