@@ -19,6 +19,7 @@ from deaddrop.server.live import journal
 from deaddrop.server.station import station_live
 from deaddrop.server.station.access import GameContext, access_game_for_player
 from deaddrop.server.station.live_events import stream_of
+from deaddrop.server.station.seen import listener_of
 from tests.server.station.tabs_fixtures import (  # noqa: F401 (fixtures)
     RunDB,
     Table,
@@ -46,16 +47,26 @@ def context_of(run_db: RunDB, table: Table, seat: int) -> GameContext:
 def pushed(
     server: Server, context: GameContext, tab: str, after: int | None
 ) -> list[tuple[int, str]]:
-    """(SSE id, fragment) of every push the page gets from `after` until it falls quiet."""
+    """(SSE id, fragment) of every push the page gets from `after` until it has caught up with
+    the journal as it stands now (then a short quiet wait for anything more)."""
     request = SimpleNamespace(app=server.app, scope={"state": {}})
 
     async def read() -> list[tuple[int, str]]:
         base = f"/games/{context.game.public_id}"
+        sessionmaker = server.app.state.sessionmaker
+        async with sessionmaker() as db:
+            stream_name = stream_of(context.game.public_id)
+            start = after if after is not None else await journal.last_seq(db, stream_name)
+            visible = await journal.events_since(db, stream_name, start, listener_of(context))
+        target = visible[-1].seq if visible else None
         stream = station_live.page_stream(request, context, tab, base, after)  # type: ignore[arg-type]
         out: list[tuple[int, str]] = []
         try:
             while True:
-                message = await asyncio.wait_for(anext(stream), 1.0)
+                # Generous until the journal's last visible event has come (a loaded machine
+                # renders slowly); then only a short look for anything unexpected.
+                waiting = target is not None and (not out or out[-1][0] < target)
+                message = await asyncio.wait_for(anext(stream), 15.0 if waiting else 0.5)
                 if message.comment is None:
                     out.append((int(str(message.id)), str(message.data)))
         except (TimeoutError, StopAsyncIteration):  # quiet, or ended by the server
