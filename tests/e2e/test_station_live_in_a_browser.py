@@ -15,8 +15,8 @@ Two more follow what came after: the tab bar's "new since I last looked" badges 
 live on an open page (never for one's own doings, gone once the tab is looked at), and the
 host's pause, resume and extension reaching an open page's letterhead and countdown. Their
 pictures (badges in a phone's bottom tab bar, the paused letterhead) go to
-`var/screenshots/station-live-badges/`. The last one (xfail, an app bug) sends a message the
-server refuses and expects the Send button to stay usable.
+`var/screenshots/station-live-badges/`. The last one sends a message the server refuses and
+expects the Send button to stay usable.
 """
 
 from __future__ import annotations
@@ -519,12 +519,6 @@ def test_the_hosts_pause_resume_and_extension_reach_an_open_page(
     assert_not_reloaded(b_cable, "B's Cable")
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="app bug: app.js's double-submit guard disables a live form's button on submit; "
-    "station_live.js sends it with fetch and never re-enables it, so after a refusal the "
-    "button stays disabled until some push happens to replace the form",
-)
 def test_a_refused_send_can_be_sent_again(table: list[Agent]) -> None:
     """The first send from a freshly loaded page is refused ("Wait a few seconds, then send it
     again"): the Send button must stay usable, as the notice asks for exactly that."""

@@ -2,7 +2,10 @@
 
 // A form sent twice (a double tap on a slow phone) would be refused by the server the second
 // time with a confusing message; disable its submit button once it is on its way.
+// (A live form is sent in the background by station_live.js, which guards it itself: the page
+// stays, so a button disabled here would stay disabled after a refusal.)
 function guardDoubleSubmit(form) {
+  if (form.hasAttribute("data-live-form")) return;
   form.addEventListener("submit", () => {
     for (const button of form.querySelectorAll("button[type=submit]")) {
       // Defer so the button's own name/value still goes with this submission.

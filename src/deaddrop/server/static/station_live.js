@@ -54,7 +54,28 @@ function notice(form, text) {
   box.hidden = !text;
 }
 
+// Forms on their way, by action: a double tap sends once, and the buttons come back after the
+// answer, whatever it was (a refusal writes nothing, so no push would redraw them).
+const sending = new Set();
+
+function buttons(form, disabled) {
+  for (const button of current(form).querySelectorAll("button[type=submit]")) button.disabled = disabled;
+}
+
 async function send(form) {
+  const action = form.getAttribute("action");
+  if (sending.has(action)) return;
+  sending.add(action);
+  buttons(form, true);
+  try {
+    await post(form);
+  } finally {
+    sending.delete(action);
+    buttons(form, false);
+  }
+}
+
+async function post(form) {
   const fields = Object.fromEntries(new FormData(form));
   const token = fields._csrf_token;
   delete fields._csrf_token;
