@@ -21,6 +21,7 @@ from litestar.plugins import InitPluginProtocol
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from deaddrop.server.background import Loop
 from deaddrop.server.cards.models import CardsTable
 from deaddrop.server.cards.refusals import Refused
 from deaddrop.server.cards.runtime import Runtime, bot_delay_from_env
@@ -38,17 +39,15 @@ class CardsRunner:
     def __init__(self, sessionmaker: async_sessionmaker[AsyncSession], runtime: Runtime) -> None:
         self.sessionmaker = sessionmaker
         self.runtime = runtime
-        self._poked = asyncio.Event()
-        self._stopped = False
+        self._loop = Loop(logger, "the Cards runner", POLL_SECONDS)
 
     def poke(self) -> None:
         """A table has a new due time: look again soon."""
-        self._poked.set()
+        self._loop.wake()
 
     def stop(self) -> None:
         """Finish the move in progress and stop."""
-        self._stopped = True
-        self._poked.set()
+        self._loop.stop()
 
     async def run_due(self, now: datetime | None = None) -> int:
         """Play one move on every table due at `now`; returns how many were played."""
@@ -72,14 +71,11 @@ class CardsRunner:
 
     async def run_forever(self) -> None:
         """Poll until stopped; a failure is logged and the loop goes on."""
-        while not self._stopped:
-            try:
-                await self.run_due()
-            except Exception:
-                logger.exception("the Cards runner failed; retrying")
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._poked.wait(), POLL_SECONDS)
-            self._poked.clear()
+        await self._loop.run(self._pass)
+
+    async def _pass(self) -> float:
+        await self.run_due()
+        return POLL_SECONDS
 
 
 class CardsPlugin(InitPluginProtocol):

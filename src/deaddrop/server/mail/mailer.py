@@ -8,8 +8,6 @@ runner, so tests move both together.
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import logging
 import os
 import socket
@@ -19,6 +17,7 @@ from datetime import datetime, timedelta
 from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from deaddrop.server.background import Loop
 from deaddrop.server.mail import deliveries
 from deaddrop.server.mail.deliveries import Claim, DeliveryKey
 from deaddrop.server.mail.digest import compose_digest, digest_candidates
@@ -66,17 +65,15 @@ class Mailer:
         self.settings = settings
         self.send = send or smtp_sender(settings)
         self.name = name or default_name()
-        self._wake = asyncio.Event()
-        self._stopping = False
+        self._loop = Loop(logger, "mailer", POLL_SECONDS)
 
     def wake(self) -> None:
         """Look for mail to send now instead of at the next poll."""
-        self._wake.set()
+        self._loop.wake()
 
     def stop(self) -> None:
         """Ask `run_forever` to return after the current pass."""
-        self._stopping = True
-        self._wake.set()
+        self._loop.stop()
 
     async def run_once(self) -> int:
         """Send what is due now: retries, digests, reminders; returns the mails sent."""
@@ -93,18 +90,11 @@ class Mailer:
 
     async def run_forever(self) -> None:
         """Run passes until stopped, sleeping until the next deadline, reminder or poll."""
-        while not self._stopping:
-            delay = POLL_SECONDS
-            try:
-                await self.run_once()
-                delay = await self.seconds_to_next()
-            except Exception:
-                logger.exception("mailer pass failed; retrying")
-            if self._stopping:
-                break  # asked to stop during the pass: do not sleep first
-            self._wake.clear()
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._wake.wait(), timeout=delay)
+        await self._loop.run(self._pass)
+
+    async def _pass(self) -> float:
+        await self.run_once()
+        return await self.seconds_to_next()
 
     async def seconds_to_next(self) -> float:
         """Until the next moment worth a look (a reminder window opens, a Pouch is resolved)."""

@@ -17,8 +17,6 @@ Claim → resolve → store → commit → publish, one transaction per (game, d
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import logging
 import os
 import socket
@@ -30,6 +28,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from deaddrop.engine.station import ResolvePouch, all_done, apply
 from deaddrop.engine.station.codec import action_to_json
+from deaddrop.server.background import Loop
 from deaddrop.server.station import rules
 from deaddrop.server.station.clock import Clock, next_deadline
 from deaddrop.server.station.live_events import journal_events, wake_game
@@ -82,17 +81,15 @@ class PouchRunner:
         self.name = name or default_name()
         self.hub = hub
         self.before_commit = before_commit
-        self._wake = asyncio.Event()
-        self._stopping = False
+        self._loop = Loop(logger, "Pouch runner", POLL_SECONDS)
 
     def wake(self) -> None:
         """Look for due games now (an early Pouch, a resume) instead of at the next poll."""
-        self._wake.set()
+        self._loop.wake()
 
     def stop(self) -> None:
         """Ask `run_forever` to return after its current pass (no query cut in half)."""
-        self._stopping = True
-        self._wake.set()
+        self._loop.stop()
 
     async def run_once(self) -> int:
         """Resolve everything due now, catching up missed days; returns the Pouches resolved."""
@@ -118,18 +115,13 @@ class PouchRunner:
         """Run passes until cancelled, sleeping until the next deadline or a wake-up."""
         self.hub.on_pouch_due(self.wake)
         try:
-            while not self._stopping:
-                delay = POLL_SECONDS
-                try:
-                    await self.run_once()
-                    delay = await self.seconds_to_next()
-                except Exception:
-                    logger.exception("Pouch runner pass failed; retrying")
-                self._wake.clear()
-                with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(self._wake.wait(), timeout=delay)
+            await self._loop.run(self._pass)
         finally:
             self.hub.off_pouch_due(self.wake)
+
+    async def _pass(self) -> float:
+        await self.run_once()
+        return await self.seconds_to_next()
 
     async def due_games(self) -> list[int]:
         """Games whose Pouch is due or whose pause has run out, most overdue first."""

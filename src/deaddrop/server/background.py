@@ -1,0 +1,52 @@
+"""The loop every background worker runs (the Pouch runner, the mailer, the Cards runner): a
+pass, then a sleep that a wake-up or a stop cuts short."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Awaitable, Callable
+
+Pass = Callable[[], Awaitable[float]]
+"""One pass of work; returns how many seconds to sleep before the next one."""
+
+
+class Loop:
+    """Runs passes until stopped; `wake` cuts the current (or the next) sleep short."""
+
+    def __init__(self, logger: logging.Logger, what: str, retry_seconds: float) -> None:
+        self.logger = logger
+        self.what = what
+        self.retry_seconds = retry_seconds
+        self._wake = asyncio.Event()
+        self._stopping = False
+
+    @property
+    def stopping(self) -> bool:
+        """Whether `stop` was asked for."""
+        return self._stopping
+
+    def wake(self) -> None:
+        """Run the next pass now; a wake-up during a pass is kept for right after it."""
+        self._wake.set()
+
+    def stop(self) -> None:
+        """End the loop after its current pass (no query cut in half)."""
+        self._stopping = True
+        self._wake.set()
+
+    async def run(self, one_pass: Pass) -> None:
+        """Passes until stopped; a failing pass is logged and tried again after a pause."""
+        while not self._stopping:
+            # Cleared before the pass, not after: whatever wakes us during it still counts.
+            self._wake.clear()
+            try:
+                delay = await one_pass()
+            except Exception:
+                self.logger.exception("%s pass failed; retrying", self.what)
+                delay = self.retry_seconds
+            if self._stopping:
+                break  # asked to stop during the pass: no last sleep
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._wake.wait(), timeout=max(0.0, delay))
