@@ -9,7 +9,13 @@ import re
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from deaddrop.engine.station.roles import is_ring
-from deaddrop.server.station.badges import Reader, badge_text, count_new, tabs_showing
+from deaddrop.server.station.badges import (
+    KINDS_SHOWN_ON,
+    Reader,
+    badge_text,
+    count_new,
+    tabs_showing,
+)
 from deaddrop.server.station.seen import seen_of
 from tests.server.station.tabs_fixtures import (  # noqa: F401 (fixtures)
     RunDB,
@@ -163,3 +169,17 @@ def test_only_a_push_with_news_for_its_tab_records_a_look(
     assert answer.status_code == 200
     assert pushed(server, context, "cable", after)
     assert run_db(cable_seen) > after
+
+
+def test_the_database_reads_every_kind_a_tab_may_count() -> None:
+    """`KINDS_SHOWN_ON` narrows the query: it must hold whatever `tabs_showing` counts."""
+    other = {"seat": 1, "voter": "COBRA", "codename": "COBRA", "sender": "COBRA"}
+    samples = [("message", {**other, "channel": channel}) for channel in CHANNEL_NAMES]
+    kinds = set().union(*KINDS_SHOWN_ON.values()) | {"final_cable_saved", "trade"}
+    samples += [(kind, other) for kind in kinds if kind != "message"]
+    for kind, payload in samples:
+        for tab in tabs_showing(kind, payload, ME):
+            assert kind in KINDS_SHOWN_ON[tab], (kind, tab)
+
+
+CHANNEL_NAMES = ("floor", "ring", "archive", "interrogation")

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import Any, Protocol
 
 from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -53,7 +53,17 @@ async def append(db: AsyncSession, stream: str, events: Iterable[Event]) -> int:
     return seq
 
 
-def visible_to(row: LiveEvent, listener: Listener) -> bool:
+class Addressed(Protocol):
+    """A journal row, or the columns of one that say who may see it."""
+
+    @property
+    def public(self) -> bool: ...
+
+    @property
+    def seats(self) -> list[int]: ...
+
+
+def visible_to(row: Addressed, listener: Listener) -> bool:
     """Whether a listener may see a journaled event (deny by default)."""
     if row.public or listener == EVERYONE:
         return True

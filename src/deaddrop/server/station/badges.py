@@ -18,6 +18,17 @@ CHAT_TABS = {"floor": "floor", "ring": "dossier", "archive": "dossier", "interro
 """Where each chat channel is read (chat_view.TAB_CHANNELS)."""
 
 
+KINDS_SHOWN_ON: dict[str, frozenset[str]] = {
+    "cable": frozenset({"morning_cable", "host_notice", "player_removed", "game_over"}),
+    "floor": frozenset({"message", "vote", "whisper_announced"}),
+    "dossier": frozenset({"message", "whisper", "private_results"}),
+    "operations": frozenset({"operation_saved"}),
+    "roster": frozenset({"done_marked", "player_removed", "game_over"}),
+}
+"""The journal kinds each tab may count (a superset of what `tabs_showing` says: the database
+reads only these, each after its tab's last look; `tabs_showing` decides per event)."""
+
+
 @dataclass(frozen=True)
 class Reader:
     """Who is counting: their seat and codename (to leave out their own doings)."""

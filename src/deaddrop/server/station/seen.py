@@ -7,14 +7,14 @@ engine's audience, as for live pushes) that each tab shows after that tab's last
 
 from __future__ import annotations
 
-from sqlalchemy import case, select
+from sqlalchemy import and_, case, or_, select
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from deaddrop.server.live import journal
 from deaddrop.server.live.models import LiveEvent
 from deaddrop.server.station.access import GameContext
-from deaddrop.server.station.badges import Reader, badge_text, count_new
+from deaddrop.server.station.badges import KINDS_SHOWN_ON, Reader, badge_text, count_new
 from deaddrop.server.station.live_events import stream_of
 from deaddrop.server.station.seen_models import StationTabSeen
 
@@ -55,16 +55,30 @@ async def tab_badges(
     if context.seat is None or context.user is None:
         return {}
     seen = await seen_of(db, context.game.id, context.user.id)
-    oldest_look = min((seen.get(tab, 0) for tab in tabs), default=0)
-    rows = list(
-        await db.scalars(
-            select(LiveEvent)
-            .where(LiveEvent.stream == stream_of(context.game.public_id))
-            .where(LiveEvent.seq > oldest_look)
+    # Per tab, only its own kinds after its own last look: a tab never opened (Operations, for
+    # a player without an ability) then costs a few rows, not the whole journal.
+    looks = [
+        and_(LiveEvent.kind.in_(KINDS_SHOWN_ON[tab]), LiveEvent.seq > seen.get(tab, 0))
+        for tab in tabs
+        if tab in KINDS_SHOWN_ON
+    ]
+    if not looks:
+        return {}
+    news = or_(*looks)
+    rows = (
+        await db.execute(
+            select(
+                LiveEvent.seq,
+                LiveEvent.kind,
+                LiveEvent.public,
+                LiveEvent.seats,
+                LiveEvent.payload,
+            )
+            .where(LiveEvent.stream == stream_of(context.game.public_id), news)
             .order_by(LiveEvent.seq.desc())
             .limit(WINDOW)
         )
-    )
+    ).all()
     listener = listener_of(context)
     visible = [(r.seq, r.kind, r.payload) for r in rows if journal.visible_to(r, listener)]
     counts = count_new(visible, seen, Reader(context.seat, codename))
