@@ -54,7 +54,10 @@ def test_play_explains_refusals_and_parse_errors_then_goes_on(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     script = "swap 9 9\nsell 0 1 2\nfly away\n99\nhelp\n" + ALWAYS_FIRST
-    status, out = _play(monkeypatch, capsys, script, "--players", "2", "--bots", "random")
+    # A seed where the person opens the round: with the bot first, the person's first prompt
+    # is a C4 answer and every command would be refused by C4 instead.
+    args = ("--players", "2", "--bots", "random", "--seed", "2")
+    status, out = _play(monkeypatch, capsys, script, *args)
     assert status == 0
     assert "Refused by rule C6" in out  # the engine's IllegalAction: not in hand
     assert "Refused by rule C7" in out  # selling to oneself
