@@ -539,3 +539,20 @@ def test_a_refused_send_can_be_sent_again(table: list[Agent]) -> None:
         expect(send).to_be_enabled(timeout=3_000)
     finally:
         floor.close()
+
+
+def test_a_page_come_back_to_drops_badges_looked_at_elsewhere(table: list[Agent]) -> None:
+    """E keeps the Cable in one browser tab and reads the Floor in another: back on the Cable
+    (the tab visible again), its Floor badge is gone without a reload."""
+    a, e = table[0], table[4]
+    e_cable = look_at(e, "floor", "cable")
+    mark_document(e_cable)
+    post_on_floor(open_page(a, f"{a.game_url}/floor"), "Has anyone seen the courier's bicycle?")
+    expect(badge(e_cable, "Floor")).to_have_text(new_items(1), timeout=LIVE_WAIT_MS)
+    e_floor = open_page(e, f"{e.game_url}/floor")  # a look at the Floor, in another tab
+    expect(floor_log(e_floor)).to_contain_text("the courier's bicycle")
+    expect(badge(e_cable, "Floor")).to_have_text(new_items(1))  # nothing told this page yet
+    e_cable.evaluate("document.dispatchEvent(new Event('visibilitychange'))")
+    expect(badge(e_cable, "Floor")).to_have_count(0, timeout=LIVE_WAIT_MS)
+    assert_not_reloaded(e_cable, "E's Cable")
+    e_floor.close()

@@ -108,12 +108,38 @@ async function post(form) {
   }
 }
 
+// The newest journal position the page shows, from its load or from the last push.
+let shown = Number(root?.dataset.liveAfter || 0);
+
 function listen() {
   const url = new URL(root.dataset.liveUrl, location.href);
   url.searchParams.set("after", root.dataset.liveAfter || "0");
   // The browser reconnects by itself and sends Last-Event-ID: the server replays the rest.
   const source = new EventSource(url);
-  source.addEventListener("page", (event) => apply(event.data));
+  source.addEventListener("page", (event) => {
+    shown = Math.max(shown, Number(event.lastEventId) || 0);
+    apply(event.data);
+  });
+}
+
+// Back to a page left in another tab: what was looked at elsewhere meanwhile (its badges)
+// reaches this page only by a fresh look, which also counts as this tab's look.
+async function refresh() {
+  let html;
+  try {
+    const response = await fetch(location.href, { headers: { Accept: "text/html" }, cache: "no-store" });
+    if (!response.ok) return;
+    html = await response.text();
+  } catch {
+    return; // offline: the stream catches up when the network is back
+  }
+  const start = html.indexOf("<!--live-->");
+  const end = html.indexOf("<!--/live-->", start);
+  const after = Number((html.match(/data-live-after="(\d+)"/) || [])[1] || 0);
+  // A push that came while this was on its way may be newer than the page fetched.
+  if (start < 0 || end < 0 || after < shown) return;
+  shown = after;
+  apply(html.slice(start + "<!--live-->".length, end));
 }
 
 if (root) {
@@ -124,4 +150,7 @@ if (root) {
     send(form);
   });
   listen();
+  document.addEventListener("visibilitychange", () => {
+    if (document.visibilityState === "visible") refresh();
+  });
 }
