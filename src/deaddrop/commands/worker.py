@@ -12,8 +12,12 @@ import argparse
 import asyncio
 import contextlib
 import logging
+from typing import TYPE_CHECKING
 
 from deaddrop.server.settings import Settings
+
+if TYPE_CHECKING:  # the CLI starts fast: SQLAlchemy loads only when the worker runs
+    from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 
 def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -45,27 +49,37 @@ def run_worker(args: argparse.Namespace) -> int:
 
 async def _run(settings: Settings, *, once: bool) -> tuple[int, int]:
     from deaddrop.server.db.engine import create_engine, create_sessionmaker
+    from deaddrop.server.station.live_events import worker_broker
+
+    engine = create_engine(settings)
+    try:
+        # The Pouches resolved here must wake the open pages of every server process.
+        async with worker_broker(settings.redis_url):
+            return await _work(settings, create_sessionmaker(engine), once=once)
+    finally:
+        await engine.dispose()
+
+
+async def _work(
+    settings: Settings, sessionmaker: async_sessionmaker[AsyncSession], *, once: bool
+) -> tuple[int, int]:
+    """The runner and the mailer: one pass each, or until interrupted."""
     from deaddrop.server.mail.mailer import Mailer
     from deaddrop.server.station.clock import SystemClock
     from deaddrop.server.station.runner import PouchRunner
 
-    engine = create_engine(settings)
-    try:
-        sessionmaker = create_sessionmaker(engine)
-        clock = SystemClock()
-        runner = PouchRunner(sessionmaker, clock)
-        mailer = Mailer(sessionmaker, clock, settings.mail) if settings.mail.enabled else None
-        if once:
-            # The Pouches first, so that the digests of what was just resolved go out now.
-            resolved = await runner.run_once()
-            sent = await mailer.run_once() if mailer is not None else 0
-            return resolved, sent
-        print(f"Pouch runner {runner.name} started (Ctrl+C to stop).", flush=True)
-        loops = [runner.run_forever()]
-        if mailer is not None:
-            print(f"Mailer started, sending through {settings.mail.smtp_host}.", flush=True)
-            loops.append(mailer.run_forever())
-        await asyncio.gather(*loops)
-        return 0, 0
-    finally:
-        await engine.dispose()
+    clock = SystemClock()
+    runner = PouchRunner(sessionmaker, clock)
+    mailer = Mailer(sessionmaker, clock, settings.mail) if settings.mail.enabled else None
+    if once:
+        # The Pouches first, so that the digests of what was just resolved go out now.
+        resolved = await runner.run_once()
+        sent = await mailer.run_once() if mailer is not None else 0
+        return resolved, sent
+    print(f"Pouch runner {runner.name} started (Ctrl+C to stop).", flush=True)
+    loops = [runner.run_forever()]
+    if mailer is not None:
+        print(f"Mailer started, sending through {settings.mail.smtp_host}.", flush=True)
+        loops.append(mailer.run_forever())
+    await asyncio.gather(*loops)
+    return 0, 0

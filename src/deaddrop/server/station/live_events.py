@@ -3,9 +3,10 @@ broker). Writers journal inside their transaction and wake after commit."""
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import weakref
-from collections.abc import Iterable
+from collections.abc import AsyncIterator, Iterable
 
 from litestar import Litestar
 from litestar.channels import ChannelsPlugin
@@ -14,7 +15,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from deaddrop.engine.core.events import Event
 from deaddrop.server.live import journal
 from deaddrop.server.live.models import LiveEvent
-from deaddrop.server.live.wakeup import wake
+from deaddrop.server.live.wakeup import channels_plugin, wake
 
 logger = logging.getLogger("deaddrop.station")
 
@@ -56,6 +57,33 @@ async def journal_events(db: AsyncSession, public_id: str, events: Iterable[Even
 def register_broker(app: Litestar) -> None:
     """On startup: writers without a request (the Pouch runner, the service) wake through it."""
     _brokers.add(app.plugins.get(ChannelsPlugin))
+
+
+@contextlib.asynccontextmanager
+async def worker_broker(redis_url: str | None) -> AsyncIterator[ChannelsPlugin | None]:
+    """A broker for a process without the web app (`deaddrop worker`): the Pouches it resolves
+    wake the open pages of every server process through Redis. Without Redis nothing could
+    reach them; they then learn of the Cable at their next wake-up or reconnect."""
+    if not redis_url:
+        logger.warning(
+            "REDIS_URL is not set: open game pages hear of the Pouches this worker resolves "
+            "only at their next wake-up (set REDIS_URL to push them at once)"
+        )
+        yield None
+        return
+    plugin = channels_plugin(redis_url)
+    try:
+        async with plugin:
+            _brokers.add(plugin)
+            try:
+                yield plugin
+            finally:
+                _brokers.discard(plugin)
+    finally:
+        # The plugin closes its pub/sub connection, not the client its backend was given.
+        redis = getattr(plugin._backend, "_redis", None)
+        if redis is not None:
+            await redis.aclose()
 
 
 def unregister_broker(app: Litestar) -> None:
