@@ -7,12 +7,11 @@ from typing import Self
 
 from litestar.stores.base import NamespacedStore
 from sqlalchemy import ColumnElement, delete, or_, select
-from sqlalchemy.dialects.postgresql import insert as pg_insert
-from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from deaddrop.server.db.base import utcnow
 from deaddrop.server.db.kv import KeyValue
+from deaddrop.server.db.upsert import insert_for
 
 
 class DatabaseStore(NamespacedStore):
@@ -38,8 +37,7 @@ class DatabaseStore(NamespacedStore):
             "expires_at": _expiry(expires_in),
         }
         async with self.sessionmaker() as db:
-            insert = pg_insert if db.get_bind().dialect.name == "postgresql" else sqlite_insert
-            statement = insert(KeyValue).values(row)
+            statement = insert_for(db, KeyValue).values(row)
             statement = statement.on_conflict_do_update(
                 index_elements=[KeyValue.namespace, KeyValue.key],
                 set_={

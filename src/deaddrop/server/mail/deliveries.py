@@ -25,9 +25,9 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from sqlalchemy import or_, select, update
-from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from deaddrop.server.db.upsert import insert_for
 from deaddrop.server.mail.models import DROPPED, FAILED, RETRY, SENDING, SENT, MailDelivery
 
 MAX_ATTEMPTS = 5
@@ -80,9 +80,8 @@ async def claim_new(
         "claimed_by": name,
         "claimed_at": now,
     }
-    insert = postgresql.insert if db.get_bind().dialect.name == "postgresql" else sqlite.insert
     statement = (
-        insert(MailDelivery)
+        insert_for(db, MailDelivery)
         .values(**values)
         .on_conflict_do_nothing(index_elements=["game_id", "day", "user_id", "kind"])
         .returning(MailDelivery.id)

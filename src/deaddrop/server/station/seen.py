@@ -8,9 +8,9 @@ engine's audience, as for live pushes) that each tab shows after that tab's last
 from __future__ import annotations
 
 from sqlalchemy import and_, case, or_, select
-from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from deaddrop.server.db.upsert import insert_for
 from deaddrop.server.live import journal
 from deaddrop.server.live.models import LiveEvent
 from deaddrop.server.station.access import GameContext
@@ -25,9 +25,8 @@ lies further back than that is old news, not "new since you looked")."""
 
 async def mark_seen(db: AsyncSession, game_id: int, user_id: int, tab: str, seq: int) -> None:
     """Record that the player has seen `tab` up to `seq` (never moves back) and commit."""
-    dialect = postgresql if db.get_bind().dialect.name == "postgresql" else sqlite
     table = StationTabSeen.__table__
-    insert = dialect.insert(table).values(game_id=game_id, user_id=user_id, tab=tab, seq=seq)
+    insert = insert_for(db, table).values(game_id=game_id, user_id=user_id, tab=tab, seq=seq)
     # Two pages of one player may report at once, in any order: keep the furthest.
     furthest = case((insert.excluded.seq > table.c.seq, insert.excluded.seq), else_=table.c.seq)
     await db.execute(
