@@ -11,12 +11,13 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from deaddrop.server.station.chat_view import TAB_CHANNELS
+
 CAP = 99
 """Counts above this show as "99+": a badge says "look here", not an exact tally."""
 
-CHAT_TABS = {"floor": "floor", "ring": "dossier", "archive": "dossier", "interrogation": "dossier"}
-"""Where each chat channel is read (chat_view.TAB_CHANNELS)."""
-
+CHAT_TABS = {channel.value: tab for tab, channels in TAB_CHANNELS.items() for channel in channels}
+"""The tab each chat channel is read on."""
 
 KINDS_SHOWN_ON: dict[str, frozenset[str]] = {
     "cable": frozenset({"morning_cable", "host_notice", "player_removed", "game_over"}),
@@ -25,8 +26,18 @@ KINDS_SHOWN_ON: dict[str, frozenset[str]] = {
     "operations": frozenset({"operation_saved"}),
     "roster": frozenset({"done_marked", "player_removed", "game_over"}),
 }
-"""The journal kinds each tab may count (a superset of what `tabs_showing` says: the database
-reads only these, each after its tab's last look; `tabs_showing` decides per event)."""
+"""The journal kinds each tab shows: the database reads only these, each after its tab's last
+look; a message counts on the tab of its channel only (`CHAT_TABS`)."""
+
+ACTOR = {
+    "message": "seat",
+    "vote": "voter",
+    "done_marked": "codename",
+    "whisper_announced": "sender",
+    "whisper": "sender",
+    "operation_saved": "codename",
+}
+"""The payload field naming who did it: one's own doings are never news to oneself."""
 
 
 @dataclass(frozen=True)
@@ -39,28 +50,15 @@ class Reader:
 
 def tabs_showing(kind: str, payload: Mapping[str, Any], reader: Reader) -> tuple[str, ...]:
     """The tabs on which this event is news to this reader (none for their own doings)."""
-    if kind == "message":
-        if payload.get("seat") == reader.seat:
+    actor = ACTOR.get(kind)
+    if actor is not None:
+        mine = reader.seat if actor == "seat" else reader.codename
+        if payload.get(actor) == mine:
             return ()
+    if kind == "message":
         tab = CHAT_TABS.get(str(payload.get("channel")))
         return (tab,) if tab else ()
-    if kind == "vote":
-        return () if payload.get("voter") == reader.codename else ("floor",)
-    if kind == "done_marked":  # shown on the Roster (S41)
-        return () if payload.get("codename") == reader.codename else ("roster",)
-    if kind == "whisper_announced":
-        return () if payload.get("sender") == reader.codename else ("floor",)
-    if kind == "whisper":
-        return () if payload.get("sender") == reader.codename else ("dossier",)
-    if kind == "operation_saved":
-        return () if payload.get("codename") == reader.codename else ("operations",)
-    if kind in ("morning_cable", "host_notice"):
-        return ("cable",)
-    if kind in ("player_removed", "game_over"):
-        return ("cable", "roster")
-    if kind == "private_results":
-        return ("dossier",)
-    return ()  # e.g. final_cable_saved: only ever the reader's own
+    return tuple(tab for tab, kinds in KINDS_SHOWN_ON.items() if kind in kinds)
 
 
 def count_new(
