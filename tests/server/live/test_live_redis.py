@@ -22,7 +22,13 @@ from deaddrop.engine.core.events import Event
 from deaddrop.server.db.engine import create_engine, create_sessionmaker
 from deaddrop.server.live import journal
 from deaddrop.server.live.sse import live_stream, parse_last_event_id
-from deaddrop.server.live.wakeup import channels_plugin, parse_wake, wake, wake_channel
+from deaddrop.server.live.wakeup import (
+    channels_plugin,
+    close_redis,
+    parse_wake,
+    wake,
+    wake_channel,
+)
 from tests.server.conftest import Database, in_ci
 from tests.server.live.test_live_stream import collect, private, public, render
 
@@ -63,13 +69,6 @@ def stream() -> str:
     return journal.stream_name("station", uuid.uuid4().hex[:12])
 
 
-async def _close(plugin: ChannelsPlugin) -> None:
-    # The plugin closes its pub/sub connection, not the client the backend was given.
-    redis = getattr(plugin._backend, "_redis", None)
-    if redis is not None:
-        await redis.aclose()
-
-
 @pytest.fixture
 async def instances() -> AsyncIterator[tuple[ChannelsPlugin, ChannelsPlugin]]:
     """Two channels plugins on one Redis, as two server processes have them."""
@@ -77,7 +76,7 @@ async def instances() -> AsyncIterator[tuple[ChannelsPlugin, ChannelsPlugin]]:
     a, b = channels_plugin(url), channels_plugin(url)
     async with AsyncExitStack() as stack:
         for plugin in (a, b):
-            stack.push_async_callback(_close, plugin)
+            stack.push_async_callback(close_redis, plugin)
             await stack.enter_async_context(plugin)
         yield a, b
 

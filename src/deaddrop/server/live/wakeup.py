@@ -25,6 +25,14 @@ def channels_plugin(redis_url: str | None) -> ChannelsPlugin:
     return ChannelsPlugin(backend=backend, arbitrary_channels_allowed=True)
 
 
+async def close_redis(channels: ChannelsPlugin) -> None:
+    """After the plugin's shutdown: close the Redis client its backend was given (the plugin
+    closes only its pub/sub connection); nothing to do in memory."""
+    redis = getattr(channels._backend, "_redis", None)
+    if redis is not None:
+        await redis.aclose()
+
+
 def wake_channel(stream: str) -> str:
     """The broker channel that wakes a stream's listeners."""
     return PREFIX + stream

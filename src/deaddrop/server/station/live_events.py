@@ -15,7 +15,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from deaddrop.engine.core.events import Event
 from deaddrop.server.live import journal
 from deaddrop.server.live.models import LiveEvent
-from deaddrop.server.live.wakeup import channels_plugin, wake
+from deaddrop.server.live.wakeup import channels_plugin, close_redis, wake
 
 logger = logging.getLogger("deaddrop.station")
 
@@ -80,10 +80,7 @@ async def worker_broker(redis_url: str | None) -> AsyncIterator[ChannelsPlugin |
             finally:
                 _brokers.discard(plugin)
     finally:
-        # The plugin closes its pub/sub connection, not the client its backend was given.
-        redis = getattr(plugin._backend, "_redis", None)
-        if redis is not None:
-            await redis.aclose()
+        await close_redis(plugin)
 
 
 def unregister_broker(app: Litestar) -> None:

@@ -13,9 +13,9 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from deaddrop.server.live import journal
 from deaddrop.server.live.models import LiveEvent
 from deaddrop.server.live.sse import live_stream
-from deaddrop.server.live.wakeup import channels_plugin
+from deaddrop.server.live.wakeup import channels_plugin, close_redis
 from deaddrop.server.station.live_events import stream_of, worker_broker
-from tests.server.live.test_live_redis import _close, redis_url_or_skip
+from tests.server.live.test_live_redis import redis_url_or_skip
 from tests.server.station.games.helpers import Table
 
 
@@ -58,7 +58,7 @@ def test_a_pouch_resolved_by_a_worker_reaches_an_open_page_of_a_server(table: Ta
                 with contextlib.suppress(asyncio.CancelledError):
                     await reader
                 await page.aclose()
-        await _close(server)
+        await close_redis(server)
         return kinds
 
     kinds: list[str] = table.run_db(scenario)  # in the app's event loop
