@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import or_, select, update
+from sqlalchemy import Exists, exists, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from deaddrop.server.db.upsert import insert_for
@@ -64,6 +64,17 @@ class Claim:
     """Which mail."""
     attempt: int
     """This attempt's number, from 1; recording checks it so a stale holder records nothing."""
+
+
+def recorded(kind: str, game_id: Any, day: Any, user_id: Any) -> Exists:
+    """The SQL condition: the ledger already has this mail (whatever became of it), for the
+    given columns or values of game, day and user."""
+    return exists().where(
+        MailDelivery.game_id == game_id,
+        MailDelivery.day == day,
+        MailDelivery.user_id == user_id,
+        MailDelivery.kind == kind,
+    )
 
 
 async def claim_new(

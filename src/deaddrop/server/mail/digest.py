@@ -18,9 +18,9 @@ from sqlalchemy.orm import aliased
 
 from deaddrop.engine.station.views import view
 from deaddrop.server.accounts.models import User
-from deaddrop.server.mail.deliveries import DeliveryKey
+from deaddrop.server.mail.deliveries import DeliveryKey, recorded
 from deaddrop.server.mail.message import Mail, one_line, site_url
-from deaddrop.server.mail.models import DIGEST, MailDelivery
+from deaddrop.server.mail.models import DIGEST
 from deaddrop.server.mail.recipients import load_recipient, opted_in, zone_of
 from deaddrop.server.mail.render import render_mail
 from deaddrop.server.mail.settings import MailSettings
@@ -38,12 +38,6 @@ async def digest_candidates(db: AsyncSession, now: datetime, *, limit: int) -> l
     later_pouch = exists().where(
         newer.game_id == StationPouch.game_id, newer.day > StationPouch.day
     )
-    recorded = exists().where(
-        MailDelivery.game_id == StationPouch.game_id,
-        MailDelivery.day == StationPouch.day,
-        MailDelivery.user_id == StationSeat.user_id,
-        MailDelivery.kind == DIGEST,
-    )
     rows = await db.execute(
         select(StationPouch.game_id, StationPouch.day, StationSeat.user_id)
         .join(StationSeat, StationSeat.game_id == StationPouch.game_id)
@@ -53,7 +47,7 @@ async def digest_candidates(db: AsyncSession, now: datetime, *, limit: int) -> l
             StationSeat.seat.is_not(None),
             opted_in(DIGEST),
             ~later_pouch,  # after downtime only the newest Pouch of a game is news
-            ~recorded,
+            ~recorded(DIGEST, StationPouch.game_id, StationPouch.day, StationSeat.user_id),
         )
         .order_by(StationPouch.deadline, StationPouch.game_id, StationSeat.seat)
         .limit(limit)

@@ -7,6 +7,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from sqlalchemy import ColumnElement, select
 from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.orm import InstrumentedAttribute
 
 from deaddrop.engine.station import StationState
 from deaddrop.server.accounts.models import User
@@ -30,9 +31,13 @@ class Recipient:
     """The game's engine state now; mails read it only through `views.view`."""
 
 
+WANTS = {DIGEST: "mail_digests", REMINDER: "mail_reminders"}
+"""The account's preference that asks for each kind of mail."""
+
+
 def opted_in(kind: str) -> ColumnElement[bool]:
     """The SQL condition: this account wants mails of `kind` and has an address."""
-    wants = {DIGEST: User.mail_digests, REMINDER: User.mail_reminders}[kind]
+    wants: InstrumentedAttribute[bool] = getattr(User, WANTS[kind])
     return wants.is_(True) & User.email.is_not(None) & (User.email != "")
 
 
@@ -51,7 +56,7 @@ async def load_recipient(db: AsyncSession, key: DeliveryKey) -> Recipient | str:
     user, game, seat = found
     if not user.email:
         return "no e-mail address"
-    if not (user.mail_digests if key.kind == DIGEST else user.mail_reminders):
+    if not getattr(user, WANTS[key.kind]):
         return "opted out"
     if seat is None or game.setup is None:
         return "the game has not started"

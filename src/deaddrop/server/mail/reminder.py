@@ -10,14 +10,14 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import exists, select
+from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from deaddrop.engine.station.views import view
 from deaddrop.server.accounts.models import User
-from deaddrop.server.mail.deliveries import DeliveryKey
+from deaddrop.server.mail.deliveries import DeliveryKey, recorded
 from deaddrop.server.mail.message import Mail, one_line, site_url
-from deaddrop.server.mail.models import REMINDER, MailDelivery
+from deaddrop.server.mail.models import REMINDER
 from deaddrop.server.mail.recipients import load_recipient, opted_in, zone_of
 from deaddrop.server.mail.render import render_mail
 from deaddrop.server.mail.settings import MailSettings
@@ -60,12 +60,6 @@ async def reminder_candidates(
     """
     if settings.reminder_minutes_before <= 0:
         return []
-    recorded = exists().where(
-        MailDelivery.game_id == StationGame.id,
-        MailDelivery.day == StationGame.day,
-        MailDelivery.user_id == StationSeat.user_id,
-        MailDelivery.kind == REMINDER,
-    )
     rows = await db.execute(
         select(
             StationGame.id,
@@ -82,7 +76,7 @@ async def reminder_candidates(
             StationGame.deadline <= now + timedelta(minutes=settings.reminder_minutes_before),
             StationSeat.seat.is_not(None),
             opted_in(REMINDER),
-            ~recorded,
+            ~recorded(REMINDER, StationGame.id, StationGame.day, StationSeat.user_id),
         )
         .order_by(StationGame.deadline, StationGame.id, StationSeat.seat)
     )
