@@ -1,8 +1,8 @@
-"""Events after commit, to each listener only what the engine's audience allows.
+"""Events after commit, in this process: each listener hears only what the engine's audience
+allows, and the Pouch runner hears when a save made a Pouch due at once (S41).
 
-Live pushing (Server-Sent Events over the channels plugin) comes in the next issue; until
-then this in-process hub is where committed events go, addressed per seat (None: the public,
-i.e. spectators and burned seats), so that the next step only adds a transport.
+Open pages do not listen here: they read the journal (`server/live/`, `live_events.py`),
+which also reaches other processes and replays after a reconnect.
 """
 
 from __future__ import annotations
