@@ -10,9 +10,9 @@ import argparse
 import json
 import sys
 from collections.abc import Callable
-from pathlib import Path
-from typing import Any, TypeAlias
+from typing import TypeAlias
 
+from deaddrop.commands.json_input import JsonInputError, read_json
 from deaddrop.engine.cards.record_play import replay_record
 from deaddrop.engine.core.errors import IllegalAction
 
@@ -107,21 +107,12 @@ SUBCOMMANDS: tuple[Callable[[Subparsers], None], ...] = (
 """Every `cards` subcommand, in help order."""
 
 
-def read_json(source: str) -> Any:
-    """Parse JSON from a path, or from standard input when the source is "-"."""
-    text = sys.stdin.read() if source == "-" else Path(source).read_text(encoding="utf-8")
-    return json.loads(text)
-
-
 def run_replay(args: argparse.Namespace) -> int:
     """Print the record's outcome JSON (exit 0), or one error line on stderr (exit 2)."""
     try:
         data = read_json(args.file)
-    except OSError as error:
-        print(f"record: cannot read {args.file}: {error.strerror} (record)", file=sys.stderr)
-        return EXIT_INVALID
-    except (ValueError, RecursionError) as error:
-        print(f"record: not valid JSON: {error} (record)", file=sys.stderr)
+    except JsonInputError as error:
+        print(f"record: {error} (record)", file=sys.stderr)
         return EXIT_INVALID
     try:
         result = replay_record(data)

@@ -11,6 +11,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from deaddrop.commands.json_input import JsonInputError, read_json
 from deaddrop.engine.station.pouch import advance
 from deaddrop.engine.station.scenario import (
     ScenarioError,
@@ -47,21 +48,12 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     games.set_defaults(handler=run_random_games)
 
 
-def _read(source: str) -> Any:
-    """Parse JSON from a path or standard input."""
-    text = sys.stdin.read() if source == "-" else Path(source).read_text(encoding="utf-8")
-    return json.loads(text)
-
-
 def run_adjudicate(args: argparse.Namespace) -> int:
     """Print the adjudication; exit 2 with one line on stderr for an invalid scenario."""
     try:
-        scenario = _read(args.file)
-    except OSError as error:
-        print(f"scenario: cannot read {args.file}: {error.strerror}", file=sys.stderr)
-        return 2
-    except json.JSONDecodeError as error:
-        print(f"scenario: not valid JSON: {error}", file=sys.stderr)
+        scenario = read_json(args.file)
+    except JsonInputError as error:
+        print(f"scenario: {error}", file=sys.stderr)
         return 2
     try:
         result = adjudicate(scenario)
@@ -86,7 +78,11 @@ def run_bench(args: argparse.Namespace) -> int:
     if not files:
         print(f"no scenario files in {args.directory}", file=sys.stderr)
         return 2
-    scenarios = [json.loads(path.read_text(encoding="utf-8")) for path in files]  # parsed once
+    try:
+        scenarios = [read_json(str(path)) for path in files]  # parsed once
+    except JsonInputError as error:
+        print(f"scenario: {error}", file=sys.stderr)
+        return 2
     pouches_per_pass = sum(_pouches(s) for s in scenarios)
     game_rates, pouch_rates = [], []
     for _ in range(args.rounds):
