@@ -3,6 +3,10 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
+# `make run HOST=0.0.0.0 PORT=8080`: set on make's command line (not read from the environment,
+# where some shells already export a HOST of their own).
+HOST := 127.0.0.1
+PORT := 8000
 
 .PHONY: run test lint types imports pytest bench clean
 
@@ -14,7 +18,7 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 run: $(STAMP)
-	$(BIN)/deaddrop serve
+	$(BIN)/deaddrop serve --host $(HOST) --port $(PORT)
 
 test: lint types imports pytest
 

@@ -13,7 +13,7 @@ from deaddrop.engine.station.views import view
 
 from .helpers import Table
 
-# S1, copied from rules/station.md rather than imported, so the engine's table is checked.
+# S1, copied from docs/rules/station.md rather than imported, so the engine's table is checked.
 S1_TABLE = {
     6: ["ringleader", "forger", "analyst", "safehouse_keeper", "field_agent", "field_agent"],
     7: [

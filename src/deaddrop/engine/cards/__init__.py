@@ -1,4 +1,4 @@
-"""Cards: the rules engine of the deduction card game (rules/cards.md, C1–C12).
+"""Cards: the rules engine of the deduction card game (docs/rules/cards.md, C1–C12).
 
 Pure and deterministic. A game is a `Setup` (players, seed, options, optionally round 1's
 first seat and given deals) plus its action log: `new_game(setup)`, then

@@ -1,4 +1,4 @@
-"""Station: the hidden-role game's pure rules engine (rules/station.md, S1–S32, S40)."""
+"""Station: the hidden-role game's pure rules engine (docs/rules/station.md, S1–S32, S40)."""
 
 from deaddrop.engine.station.actions import (
     Action,
