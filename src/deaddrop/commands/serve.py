@@ -34,10 +34,12 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
 
 
 def run_serve(args: argparse.Namespace) -> int:
-    """Migrate, then serve until interrupted."""
+    """Migrate, then serve until interrupted (Ctrl+C or SIGTERM: a clean stop, status 0)."""
     import uvicorn
 
+    from deaddrop.commands.graceful import GracefulServer
     from deaddrop.server.app import create_app
+    from deaddrop.server.live.shutdown import shutdown_event
     from deaddrop.server.station.offset_clock import OffsetClock
 
     settings = Settings.from_env()
@@ -45,15 +47,26 @@ def run_serve(args: argparse.Namespace) -> int:
     host = f"[{args.host}]" if ":" in args.host else args.host
     print(f"Database at revision {revision} ({_describe(settings)}).", flush=True)
     print(f"Dead Drop is serving on http://{host}:{args.port}  (Ctrl+C to stop)", flush=True)
-    uvicorn.run(
-        create_app(settings, clock=OffsetClock.from_env()),  # None unless a test sets it
+    app = create_app(settings, clock=OffsetClock.from_env())  # None unless a test sets it
+    config = uvicorn.Config(
+        app,
         host=args.host,
         port=args.port,
         proxy_headers=args.proxy_headers,
         forwarded_allow_ips="127.0.0.1" if args.proxy_headers else None,
         log_level="info",
+        timeout_graceful_shutdown=GRACE_SECONDS,
     )
-    return 0
+    server = GracefulServer(config, stopping=shutdown_event(app))
+    server.run()
+    return 0 if server.started else STARTUP_FAILURE
+
+
+GRACE_SECONDS = 5
+"""How long a stop waits for requests in flight (live streams end at once) before it cuts
+them off, so that a process manager's SIGTERM ends the process within seconds."""
+STARTUP_FAILURE = 3
+"""Exit status when the server could not start (e.g. the port is taken), as uvicorn's."""
 
 
 def run_migrate(args: argparse.Namespace) -> int:

@@ -25,6 +25,7 @@ from deaddrop.server.cards.models import CardsTable
 from deaddrop.server.cards.service import stream_of
 from deaddrop.server.db.dependencies import DB
 from deaddrop.server.live.models import LiveEvent
+from deaddrop.server.live.shutdown import shutdown_event
 from deaddrop.server.live.sse import Renderer, live_stream, parse_last_event_id
 
 WhoDep = NamedDependency[Who]
@@ -54,8 +55,9 @@ def table_stream(
         raise ServiceUnavailableException("Live updates are not available; reload the page.")
     sessionmaker: async_sessionmaker[AsyncSession] = request.app.state.sessionmaker
     render = seat_renderer(request, context.table.id, context.seat)
+    stop = shutdown_event(request.app)
     return live_stream(
-        channels, sessionmaker, stream_of(context.table), context.seat, after, render
+        channels, sessionmaker, stream_of(context.table), context.seat, after, render, stop=stop
     )
 
 

@@ -45,21 +45,24 @@ async def live_stream(
     after: int | None,
     render: Renderer,
     keepalive: float = KEEPALIVE_SECONDS,
+    stop: asyncio.Event | None = None,
 ) -> AsyncGenerator[ServerSentEventMessage, None]:
-    """Everything this listener may see after `after` (None: from now on), then live events."""
+    """Everything this listener may see after `after` (None: from now on), then live events,
+    until `stop` is set (the server shuts down; the browser reconnects with Last-Event-ID)."""
     # Subscribe before reading the journal: a wake-up sent in between is then not lost.
     async with channels.start_subscription(wake_channel(stream)) as subscriber:
         wakes: asyncio.Queue[bytes] = asyncio.Queue()
         # Timing out a wait on the subscriber's own generator would close it, so a small task
         # moves wake-ups into a queue whose `get` may safely time out.
         mover = asyncio.create_task(_move(subscriber.iter_events(), wakes))
+        stopper = asyncio.create_task(_wake_on(stop, wakes)) if stop is not None else None
         try:
             if after is None:
                 async with sessionmaker() as db:
                     after = await last_seq(db, stream)
             yield ServerSentEventMessage(comment="connected", retry=RETRY_MILLISECONDS)
             seen, newest = after, after + 1  # read the journal once at the start
-            while not mover.done():
+            while not mover.done() and not (stop is not None and stop.is_set()):
                 while newest > seen:
                     async with sessionmaker() as db:
                         rows = await read_after(db, stream, seen)
@@ -77,12 +80,20 @@ async def live_stream(
                 except TimeoutError:
                     yield ServerSentEventMessage(comment="still here")
         finally:
-            mover.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await mover
+            for task in (mover, stopper):
+                if task is not None:
+                    task.cancel()
+                    with contextlib.suppress(asyncio.CancelledError):
+                        await task
 
 
 async def _move(source: AsyncIterator[bytes], target: asyncio.Queue[bytes]) -> None:
     """Copy every wake-up from the subscriber into the queue."""
     async for item in source:
         await target.put(item)
+
+
+async def _wake_on(stop: asyncio.Event, target: asyncio.Queue[bytes]) -> None:
+    """Once `stop` is set, cut the stream's wait short (its loop then sees `stop` and ends)."""
+    await stop.wait()
+    await target.put(b"")

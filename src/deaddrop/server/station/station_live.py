@@ -22,6 +22,7 @@ from deaddrop.server.accounts.auth import Me, Viewer
 from deaddrop.server.accounts.models import User
 from deaddrop.server.db.dependencies import DB
 from deaddrop.server.live.models import LiveEvent
+from deaddrop.server.live.shutdown import shutdown_event
 from deaddrop.server.live.sse import Renderer, live_stream, parse_last_event_id
 from deaddrop.server.station.access import (
     GameContext,
@@ -121,7 +122,10 @@ def page_stream(
     sessionmaker: async_sessionmaker[AsyncSession] = request.app.state.sessionmaker
     render = page_renderer(request, context, tab, base)
     stream = stream_of(context.game.public_id)
-    return live_stream(channels, sessionmaker, stream, listener_of(context), after, render)
+    stop = shutdown_event(request.app)
+    return live_stream(
+        channels, sessionmaker, stream, listener_of(context), after, render, stop=stop
+    )
 
 
 def _after(request: AnyRequest) -> int | None:
