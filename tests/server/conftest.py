@@ -89,6 +89,48 @@ def postgres_url_or_skip() -> str:
     return url
 
 
+@cache
+def redis_problem(url: str) -> str | None:
+    """Why Redis at `url` cannot be used, or None when it answers."""
+    from redis.asyncio import Redis
+
+    async def probe() -> None:
+        redis = Redis.from_url(url)
+        try:
+            await asyncio.wait_for(redis.ping(), 5)
+        finally:
+            await redis.aclose()
+
+    try:
+        asyncio.run(probe())
+    except Exception as error:
+        return f"{type(error).__name__}: {error}"
+    return None
+
+
+def redis_url_or_skip() -> str:
+    """TEST_REDIS_URL, or skip (fail under CI) when it is unset or unreachable."""
+    url = os.environ.get("TEST_REDIS_URL")
+    if not url:
+        if in_ci():
+            pytest.fail("CI=true but TEST_REDIS_URL is not set")
+        pytest.skip("Redis not configured: set TEST_REDIS_URL to run the tests that need it")
+    problem = redis_problem(url)
+    if problem is not None:
+        message = f"Redis at TEST_REDIS_URL is unreachable ({problem})"
+        if in_ci():
+            pytest.fail(message)
+        pytest.skip(message)
+    return url
+
+
+@pytest.fixture
+def redis_url() -> str:
+    """TEST_REDIS_URL, checked before any app, portal or process starts: a skip inside a test
+    client's portal would break its teardown. Tests that take it are marked `services`."""
+    return redis_url_or_skip()
+
+
 def _run_sql(url: str, statement: str) -> None:
     async def run() -> None:
         engine = create_engine(Settings(database_url=url, secret_key=SECRET))

@@ -67,6 +67,7 @@ async def test_the_window_ends_by_itself() -> None:
     await _exercise(LoginThrottle(store=store, per_user=2, per_ip=10, window_seconds=1))
 
 
+@pytest.mark.services  # needs Redis (tests/conftest.py)
 async def test_throttle_works_on_redis() -> None:
     url = os.environ.get("TEST_REDIS_URL")
     if not url:

@@ -9,7 +9,6 @@ on the bare channel name; its `key_prefix` only namespaces the stream backend's 
 from __future__ import annotations
 
 import asyncio
-import os
 import uuid
 from collections.abc import AsyncIterator
 from contextlib import AsyncExitStack
@@ -29,30 +28,8 @@ from deaddrop.server.live.wakeup import (
     wake,
     wake_channel,
 )
-from tests.server.conftest import Database, in_ci
+from tests.server.conftest import Database
 from tests.server.live.test_live_stream import collect, private, public, render
-
-
-async def redis_url_or_skip() -> str:
-    """TEST_REDIS_URL, or skip (fail under CI) when it is unset or unreachable."""
-    url = os.environ.get("TEST_REDIS_URL")
-    if not url:
-        if in_ci():
-            pytest.fail("CI=true but TEST_REDIS_URL is not set")
-        pytest.skip("Redis not configured: set TEST_REDIS_URL to run the live tests on it")
-    from redis.asyncio import Redis
-
-    redis = Redis.from_url(url)
-    try:
-        await asyncio.wait_for(redis.ping(), 5)
-    except Exception as error:
-        message = f"Redis at TEST_REDIS_URL is unreachable ({type(error).__name__}: {error})"
-        if in_ci():
-            pytest.fail(message)
-        pytest.skip(message)
-    finally:
-        await redis.aclose()
-    return url
 
 
 @pytest.fixture
@@ -70,10 +47,9 @@ def stream() -> str:
 
 
 @pytest.fixture
-async def instances() -> AsyncIterator[tuple[ChannelsPlugin, ChannelsPlugin]]:
+async def instances(redis_url: str) -> AsyncIterator[tuple[ChannelsPlugin, ChannelsPlugin]]:
     """Two channels plugins on one Redis, as two server processes have them."""
-    url = await redis_url_or_skip()
-    a, b = channels_plugin(url), channels_plugin(url)
+    a, b = channels_plugin(redis_url), channels_plugin(redis_url)
     async with AsyncExitStack() as stack:
         for plugin in (a, b):
             stack.push_async_callback(close_redis, plugin)

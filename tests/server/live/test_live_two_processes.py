@@ -26,7 +26,6 @@ import pytest
 
 from tests.e2e.harness import _wait_until_up, free_port
 from tests.server.conftest import SECRET, Database
-from tests.server.live.test_live_redis import redis_url_or_skip
 from tests.server.visitor import PASSWORD, csrf_token_in
 
 WAIT = 10.0
@@ -64,12 +63,6 @@ def serving(var_dir: Path, env: dict[str, str]) -> Iterator[str]:
             except subprocess.TimeoutExpired:
                 process.kill()
                 process.wait()
-
-
-@pytest.fixture
-async def redis_url() -> str:
-    """TEST_REDIS_URL, checked before any process starts."""
-    return await redis_url_or_skip()
 
 
 @pytest.fixture

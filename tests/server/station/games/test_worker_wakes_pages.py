@@ -15,17 +15,19 @@ from deaddrop.server.live.models import LiveEvent
 from deaddrop.server.live.sse import live_stream
 from deaddrop.server.live.wakeup import channels_plugin, close_redis
 from deaddrop.server.station.live_events import stream_of, worker_broker
-from tests.server.live.test_live_redis import redis_url_or_skip
 from tests.server.station.games.helpers import Table
 
 
-def test_a_pouch_resolved_by_a_worker_reaches_an_open_page_of_a_server(table: Table) -> None:
+def test_a_pouch_resolved_by_a_worker_reaches_an_open_page_of_a_server(
+    redis_url: str, table: Table
+) -> None:
+    # `redis_url` comes first: without Redis the test skips before the table's app starts.
+    url = redis_url
     sessionmaker = table.app.state.sessionmaker
     stream = stream_of(table.game_id)
     deadline = table.deadline()
 
     async def scenario(_db: AsyncSession) -> list[str]:
-        url = await redis_url_or_skip()
         kinds: list[str] = []
         arrived = asyncio.Event()
 
