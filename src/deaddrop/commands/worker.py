@@ -12,6 +12,8 @@ import argparse
 import asyncio
 import contextlib
 import logging
+import signal
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from deaddrop.server.settings import Settings
@@ -81,5 +83,21 @@ async def _work(
     if mailer is not None:
         print(f"Mailer started, sending through {settings.mail.smtp_host}.", flush=True)
         loops.append(mailer.run_forever())
+    stoppers = [runner.stop] + ([mailer.stop] if mailer is not None else [])
+    _stop_on_signals(stoppers)
     await asyncio.gather(*loops)
+    print("Stopped.", flush=True)
     return 0, 0
+
+
+def _stop_on_signals(stoppers: list[Callable[[], None]]) -> None:
+    """SIGTERM (a process manager, a container) or Ctrl+C ends each loop after its current pass:
+    a Pouch or a mail in progress is committed, not cut off, and the command exits 0."""
+    loop = asyncio.get_running_loop()
+
+    def stop() -> None:
+        for each in stoppers:
+            each()
+
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(sig, stop)
