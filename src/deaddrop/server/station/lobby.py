@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Annotated
 
 from litestar import Router, get, post
@@ -12,7 +13,7 @@ from litestar.response import Redirect, Template
 from sqlalchemy import select
 
 from deaddrop.server.accounts.auth import Me
-from deaddrop.server.accounts.checks import offered_time_zones
+from deaddrop.server.accounts.checks import InvalidField, check_time_zone, offered_time_zones
 from deaddrop.server.accounts.models import User
 from deaddrop.server.db.dependencies import DB
 from deaddrop.server.render import FORM_REFUSED, page, see_other
@@ -21,12 +22,27 @@ from deaddrop.server.station.access import (
     access_game_for_host,
     access_game_for_member,
 )
-from deaddrop.server.station.forms import DAY_LENGTHS, NewGameForm, validate_new_game
+from deaddrop.server.station.clock import MIN_GAP, Schedule, next_deadline
+from deaddrop.server.station.forms import (
+    DAY_LENGTHS,
+    NewGameForm,
+    check_pouch_time,
+    validate_new_game,
+)
 from deaddrop.server.station.http import AnyRequest, fields_of
 from deaddrop.server.station.models import StationGame, StationSeat
 from deaddrop.server.station.refusals import Refused
 from deaddrop.server.station.routes import ClockDep
-from deaddrop.server.station.service import do_create_game, do_join, do_kick, do_leave, do_start
+from deaddrop.server.station.service import (
+    do_create_game,
+    do_join,
+    do_kick,
+    do_leave,
+    do_start,
+    schedule_of,
+)
+from deaddrop.server.station.tabs import _zone, when_text
+from deaddrop.server.words import counted
 
 Form = Body(media_type=RequestEncodingType.URL_ENCODED)
 LABELS = {
@@ -47,20 +63,53 @@ def play_path(game: StationGame) -> str:
     return f"/games/{game.public_id}/cable"
 
 
+def duration_text(minutes: int) -> str:
+    """A day length in words: "1 hour", "12 hours", "30 minutes"."""
+    if minutes % 60 == 0:
+        return counted(minutes // 60, "hour")
+    return counted(minutes, "minute")
+
+
+def first_pouch(schedule: Schedule, now: datetime) -> dict[str, str]:
+    """When the first Pouch would leave if the game started `now`, in words (S40).
+
+    The same `next_deadline` that `do_start` calls decides it, so a daily game started in the
+    evening is told here that Day 1 runs to the next day (the 12-hour minimum).
+    """
+    if not schedule.daily:
+        return {"first": f"{duration_text(schedule.day_minutes)} after the start"}
+    return {
+        "first": when_text(next_deadline(schedule, now), _zone(schedule.time_zone)),
+        "daily": f"{schedule.pouch_minute // 60:02d}:{schedule.pouch_minute % 60:02d}",
+        "min_hours": str(int(MIN_GAP.total_seconds() // 3600)),
+    }
+
+
+def _form_first_pouch(form: NewGameForm, now: datetime) -> dict[str, str] | None:
+    """The first Pouch of a daily game with the form's time and zone, or None while invalid."""
+    try:
+        schedule = Schedule(check_pouch_time(form.pouch_time), check_time_zone(form.time_zone))
+    except InvalidField:
+        return None
+    return first_pouch(schedule, now)
+
+
 @get("/games/new", name="station_new_game")
-async def new_game_page(me: Me) -> Template:
-    """The create-game form, in the host's own time zone."""
-    return _new_game_form(me, NewGameForm(time_zone=me.time_zone), {})
+async def new_game_page(me: Me, clock: ClockDep) -> Template:
+    """The create-game form, in the host's own time zone (or the device's, see app.js)."""
+    form = NewGameForm(time_zone=me.time_zone)
+    # A zone never chosen (the account's UTC default) gives way to the browser's own zone.
+    return _new_game_form(me, form, {}, clock.now(), zone_from_device=form.time_zone == "UTC")
 
 
 @post("/games/new")
 async def create_game(
-    request: AnyRequest, db: DB, me: Me, data: Annotated[NewGameForm, Form]
+    request: AnyRequest, db: DB, me: Me, clock: ClockDep, data: Annotated[NewGameForm, Form]
 ) -> Template | Redirect:
     """Open the lobby and show its invite link, or show what to fix."""
     values, errors = validate_new_game(data)
     if errors:
-        return _new_game_form(me, data, errors, status_code=FORM_REFUSED)
+        return _new_game_form(me, data, errors, clock.now(), status_code=FORM_REFUSED)
     game = await do_create_game(db, me, values)
     flash(request, "Game created. Send the invite link to your friends.", category="success")
     return see_other(lobby_path(game))
@@ -76,7 +125,7 @@ async def game_home(db: DB, me: Me, game_id: FromPath[str]) -> Redirect:
 
 @get("/games/{game_id:str}/lobby", name="station_lobby")
 async def lobby_page(
-    request: AnyRequest, db: DB, me: Me, game_id: FromPath[str]
+    request: AnyRequest, db: DB, me: Me, clock: ClockDep, game_id: FromPath[str]
 ) -> Template | Redirect:
     """Who joined, the invite link, and the host's start and remove buttons."""
     context = await access_game_for_member(db, game_id, me)
@@ -106,7 +155,8 @@ async def lobby_page(
             for seat_id, name, user_id in joiners
         ],
         invite_url=str(request.base_url).rstrip("/") + f"/join/{game.invite_token}",
-        day_lengths=dict(DAY_LENGTHS),
+        day_text=duration_text(game.day_minutes),
+        first_pouch=first_pouch(schedule_of(game), clock.now()),
     )
 
 
@@ -189,7 +239,13 @@ async def start_game(
 
 
 def _new_game_form(
-    me: User, form: NewGameForm, errors: dict[str, str], status_code: int = 200
+    me: User,
+    form: NewGameForm,
+    errors: dict[str, str],
+    now: datetime,
+    status_code: int = 200,
+    *,
+    zone_from_device: bool = False,
 ) -> Template:
     return page(
         "station/lobby/new.html",
@@ -199,6 +255,8 @@ def _new_game_form(
         labels=LABELS,
         zones=offered_time_zones(),
         day_lengths=DAY_LENGTHS,
+        first_pouch=_form_first_pouch(form, now),
+        zone_from_device=zone_from_device,
         status_code=status_code,
     )
 
