@@ -159,3 +159,21 @@ def test_the_floor_starts_with_the_conversation_under_a_one_line_letterhead(
     tribunal = page.locator(".floor-tribunal").bounding_box()
     assert chat is not None and tribunal is not None
     assert chat["x"] < tribunal["x"] and abs(chat["y"] - tribunal["y"]) < 5
+
+
+def test_a_cards_invite_link_copies_to_the_clipboard(live_server: str, browser: Any) -> None:
+    context = browser.new_context(viewport=PHONE)
+    context.grant_permissions(["clipboard-read", "clipboard-write"], origin=live_server)
+    page = context.new_page()
+    page.add_init_script("delete Navigator.prototype.share")
+    page.goto(f"{live_server}/cards")
+    page.get_by_text("Open a table for friends or bots").click()
+    page.get_by_label("Seats", exact=True).select_option("2")
+    page.get_by_label("Seat 2 (used when the table has that many seats)").select_option("friend")
+    page.get_by_role("button", name="Open the table").click()
+    page.wait_for_url("**/cards/t/**")
+    link = page.get_by_label("Invite link").input_value()
+    page.get_by_role("button", name="Copy link").click()
+    expect(page.get_by_role("status").filter(has_text="Copied")).to_be_visible()
+    assert page.evaluate("navigator.clipboard.readText()") == link
+    context.close()

@@ -76,3 +76,22 @@ def test_a_quick_lobby_says_its_first_pouch_follows_the_start(host: Person) -> N
     lobby = host.get(f"/games/{game_id}/lobby").text
     assert "each day lasts 1 hour" in lobby
     assert "first Pouch: 1 hour after the start" in lobby
+
+
+def test_the_new_game_form_lets_the_browser_pick_an_unchosen_zone(host: Person) -> None:
+    form = host.get("/games/new").text  # Alice never chose a zone: UTC, as without JavaScript
+    assert "data-zone-from-device" in form
+    assert '<option value="UTC" selected>UTC</option>' in form
+    # A zone the person sent back (a refused form) is theirs: the script leaves it alone.
+    refused = host.form("/games/new", {"title": "", "pouch_time": "21:00", "time_zone": "UTC"})
+    assert refused.status_code == 422
+    assert "data-zone-from-device" not in refused.text
+
+
+def test_the_invite_link_stays_selectable_text_with_a_share_hook(host: Person) -> None:
+    lobby = host.get(f"/games/{open_lobby(host)}/lobby").text
+    assert re.search(
+        r'<input id="invite-url" type="text" readonly value="http://[^"]+/join/'
+        r'[^"]+" data-share-link>',
+        lobby,
+    )
