@@ -13,7 +13,7 @@ from litestar.response import Redirect, Template
 from sqlalchemy import select
 
 from deaddrop.server.accounts.auth import Me
-from deaddrop.server.accounts.checks import InvalidField, check_time_zone, offered_time_zones
+from deaddrop.server.accounts.checks import offered_time_zones
 from deaddrop.server.accounts.models import User
 from deaddrop.server.db.dependencies import DB
 from deaddrop.server.render import FORM_REFUSED, page, see_other
@@ -22,17 +22,12 @@ from deaddrop.server.station.access import (
     access_game_for_host,
     access_game_for_member,
 )
-from deaddrop.server.station.clock import MIN_GAP, Schedule, next_deadline
-from deaddrop.server.station.forms import (
-    DAY_LENGTHS,
-    NewGameForm,
-    check_pouch_time,
-    validate_new_game,
-)
+from deaddrop.server.station.forms import DAY_LENGTHS, NewGameForm, validate_new_game
 from deaddrop.server.station.http import AnyRequest, fields_of
 from deaddrop.server.station.models import StationGame, StationSeat
 from deaddrop.server.station.refusals import Refused
 from deaddrop.server.station.routes import ClockDep
+from deaddrop.server.station.schedule_text import duration_text, first_pouch, form_first_pouch
 from deaddrop.server.station.service import (
     do_create_game,
     do_join,
@@ -41,8 +36,6 @@ from deaddrop.server.station.service import (
     do_start,
     schedule_of,
 )
-from deaddrop.server.station.tabs import _zone, when_text
-from deaddrop.server.words import counted
 
 Form = Body(media_type=RequestEncodingType.URL_ENCODED)
 LABELS = {
@@ -61,37 +54,6 @@ def lobby_path(game: StationGame) -> str:
 def play_path(game: StationGame) -> str:
     """Where a started game is played: its first tab."""
     return f"/games/{game.public_id}/cable"
-
-
-def duration_text(minutes: int) -> str:
-    """A day length in words: "1 hour", "12 hours", "30 minutes"."""
-    if minutes % 60 == 0:
-        return counted(minutes // 60, "hour")
-    return counted(minutes, "minute")
-
-
-def first_pouch(schedule: Schedule, now: datetime) -> dict[str, str]:
-    """When the first Pouch would leave if the game started `now`, in words (S40).
-
-    The same `next_deadline` that `do_start` calls decides it, so a daily game started in the
-    evening is told here that Day 1 runs to the next day (the 12-hour minimum).
-    """
-    if not schedule.daily:
-        return {"first": f"{duration_text(schedule.day_minutes)} after the start"}
-    return {
-        "first": when_text(next_deadline(schedule, now), _zone(schedule.time_zone)),
-        "daily": f"{schedule.pouch_minute // 60:02d}:{schedule.pouch_minute % 60:02d}",
-        "min_hours": str(int(MIN_GAP.total_seconds() // 3600)),
-    }
-
-
-def _form_first_pouch(form: NewGameForm, now: datetime) -> dict[str, str] | None:
-    """The first Pouch of a daily game with the form's time and zone, or None while invalid."""
-    try:
-        schedule = Schedule(check_pouch_time(form.pouch_time), check_time_zone(form.time_zone))
-    except InvalidField:
-        return None
-    return first_pouch(schedule, now)
 
 
 @get("/games/new", name="station_new_game")
@@ -255,7 +217,7 @@ def _new_game_form(
         labels=LABELS,
         zones=offered_time_zones(),
         day_lengths=DAY_LENGTHS,
-        first_pouch=_form_first_pouch(form, now),
+        first_pouch=form_first_pouch(form, now),
         zone_from_device=zone_from_device,
         status_code=status_code,
     )
