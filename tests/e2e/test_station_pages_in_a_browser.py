@@ -177,3 +177,23 @@ def test_a_cards_invite_link_copies_to_the_clipboard(live_server: str, browser: 
     expect(page.get_by_role("status").filter(has_text="Copied")).to_be_visible()
     assert page.evaluate("navigator.clipboard.readText()") == link
     context.close()
+
+
+def test_the_first_pouch_hint_says_it_is_stale_once_the_time_changes(
+    live_server: str, browser: Any
+) -> None:
+    context = browser.new_context(viewport=PHONE, timezone_id="UTC")
+    page = context.new_page()
+    sign_up(page, live_server, "stale_hint")
+    page.wait_for_url(f"{live_server}/")
+    page.goto(f"{live_server}/games/new")
+    hint = page.locator("#first-pouch")
+    expect(hint).to_contain_text("21:00 UTC, then every day at 21:00")
+    page.get_by_label("Title").fill("Teufelsberg")
+    page.get_by_label("Title").blur()
+    expect(hint).to_contain_text("21:00 UTC, then every day at 21:00")  # not about the title
+    page.get_by_label("Pouch time").fill("08:30")
+    page.get_by_label("Pouch time").blur()
+    expect(hint).not_to_contain_text("21:00 UTC")
+    expect(hint).to_contain_text("The lobby shows its date and time")
+    context.close()

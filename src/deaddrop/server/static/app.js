@@ -50,14 +50,17 @@ function preferDeviceZone(select) {
 }
 
 // A hint the server worked out from the form's values as sent (the first Pouch) no longer
-// holds once one of them changes: say so rather than show a stale time.
+// holds once one of the fields it names changes: say so rather than show a stale time.
 function markStaleHints(form) {
-  const hints = form.querySelectorAll("[data-stale-text]");
-  if (hints.length === 0) return;
-  const stale = () => {
-    for (const hint of hints) hint.textContent = hint.dataset.staleText;
-  };
-  form.addEventListener("change", stale, { once: true });
+  for (const hint of form.querySelectorAll("[data-stale-text]")) {
+    const fields = (hint.dataset.staleFields || "").split(" ");
+    const stale = (event) => {
+      if (!fields.includes(event.target.name)) return;
+      hint.textContent = hint.dataset.staleText;
+      form.removeEventListener("change", stale);
+    };
+    form.addEventListener("change", stale);
+  }
 }
 
 // An invite link: share it where the phone can (Web Share), else copy it, and say so. Without
