@@ -60,3 +60,15 @@ def test_pages_carry_security_headers(client: Visitor) -> None:
     assert "default-src 'self'" in headers["content-security-policy"]
     assert headers["x-content-type-options"] == "nosniff"
     assert headers["x-frame-options"] == "DENY"
+
+
+def test_how_to_play_tells_when_the_pouch_leaves_s40_s41(client: Visitor) -> None:
+    page = " ".join(client.get("/how-to-play").text.split())
+    assert "once a day, at a fixed time" not in page
+    # S40: the host sets the time of day and zone, or a shorter day for a quick game.
+    assert "at the time of day and in the time zone the host chose" in page
+    assert "A quick game</strong> has shorter days" in page
+    # Day 1 (and a day after an early Pouch) lasts at least 12 hours.
+    assert "Day 1 lasts at least 12 hours" in page
+    # S41: an Early Pouch when every living player is done.
+    assert "<strong>Early Pouch</strong>" in page and "done for the day" in page

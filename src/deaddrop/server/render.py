@@ -9,6 +9,7 @@ from litestar import Request
 from litestar.response import Redirect, Template
 
 from deaddrop.server.accounts.models import User
+from deaddrop.server.words import counted
 
 FORM_REFUSED = 422
 """Status of a form re-rendered with messages: the browser shows it, scripts see a refusal."""
@@ -16,13 +17,15 @@ FORM_REFUSED = 422
 
 def jinja_environment() -> Environment:
     """The template environment: packaged templates, escaping on, undefined names are errors."""
-    return Environment(
+    environment = Environment(
         loader=PackageLoader("deaddrop.server", "templates"),
         autoescape=select_autoescape(default=True),
         undefined=StrictUndefined,
         trim_blocks=True,
         lstrip_blocks=True,
     )
+    environment.filters["counted"] = counted  # {{ n|counted("player") }}: "1 player", "6 players"
+    return environment
 
 
 def page(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Annotated
 
 from litestar import Router, get, post
@@ -26,7 +27,15 @@ from deaddrop.server.station.http import AnyRequest, fields_of
 from deaddrop.server.station.models import StationGame, StationSeat
 from deaddrop.server.station.refusals import Refused
 from deaddrop.server.station.routes import ClockDep
-from deaddrop.server.station.service import do_create_game, do_join, do_kick, do_leave, do_start
+from deaddrop.server.station.schedule_text import duration_text, first_pouch, form_first_pouch
+from deaddrop.server.station.service import (
+    do_create_game,
+    do_join,
+    do_kick,
+    do_leave,
+    do_start,
+    schedule_of,
+)
 
 Form = Body(media_type=RequestEncodingType.URL_ENCODED)
 LABELS = {
@@ -48,19 +57,21 @@ def play_path(game: StationGame) -> str:
 
 
 @get("/games/new", name="station_new_game")
-async def new_game_page(me: Me) -> Template:
-    """The create-game form, in the host's own time zone."""
-    return _new_game_form(me, NewGameForm(time_zone=me.time_zone), {})
+async def new_game_page(me: Me, clock: ClockDep) -> Template:
+    """The create-game form, in the host's own time zone (or the device's, see app.js)."""
+    form = NewGameForm(time_zone=me.time_zone)
+    # A zone never chosen (the account's UTC default) gives way to the browser's own zone.
+    return _new_game_form(me, form, {}, clock.now(), zone_from_device=form.time_zone == "UTC")
 
 
 @post("/games/new")
 async def create_game(
-    request: AnyRequest, db: DB, me: Me, data: Annotated[NewGameForm, Form]
+    request: AnyRequest, db: DB, me: Me, clock: ClockDep, data: Annotated[NewGameForm, Form]
 ) -> Template | Redirect:
     """Open the lobby and show its invite link, or show what to fix."""
     values, errors = validate_new_game(data)
     if errors:
-        return _new_game_form(me, data, errors, status_code=FORM_REFUSED)
+        return _new_game_form(me, data, errors, clock.now(), status_code=FORM_REFUSED)
     game = await do_create_game(db, me, values)
     flash(request, "Game created. Send the invite link to your friends.", category="success")
     return see_other(lobby_path(game))
@@ -76,7 +87,7 @@ async def game_home(db: DB, me: Me, game_id: FromPath[str]) -> Redirect:
 
 @get("/games/{game_id:str}/lobby", name="station_lobby")
 async def lobby_page(
-    request: AnyRequest, db: DB, me: Me, game_id: FromPath[str]
+    request: AnyRequest, db: DB, me: Me, clock: ClockDep, game_id: FromPath[str]
 ) -> Template | Redirect:
     """Who joined, the invite link, and the host's start and remove buttons."""
     context = await access_game_for_member(db, game_id, me)
@@ -106,7 +117,8 @@ async def lobby_page(
             for seat_id, name, user_id in joiners
         ],
         invite_url=str(request.base_url).rstrip("/") + f"/join/{game.invite_token}",
-        day_lengths=dict(DAY_LENGTHS),
+        day_text=duration_text(game.day_minutes),
+        first_pouch=first_pouch(schedule_of(game), clock.now()),
     )
 
 
@@ -189,7 +201,13 @@ async def start_game(
 
 
 def _new_game_form(
-    me: User, form: NewGameForm, errors: dict[str, str], status_code: int = 200
+    me: User,
+    form: NewGameForm,
+    errors: dict[str, str],
+    now: datetime,
+    status_code: int = 200,
+    *,
+    zone_from_device: bool = False,
 ) -> Template:
     return page(
         "station/lobby/new.html",
@@ -199,6 +217,8 @@ def _new_game_form(
         labels=LABELS,
         zones=offered_time_zones(),
         day_lengths=DAY_LENGTHS,
+        first_pouch=form_first_pouch(form, now),
+        zone_from_device=zone_from_device,
         status_code=status_code,
     )
 

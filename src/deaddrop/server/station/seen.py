@@ -50,8 +50,9 @@ async def seen_of(db: AsyncSession, game_id: int, user_id: int) -> dict[str, int
 async def tab_badges(
     db: AsyncSession, context: GameContext, codename: str, tabs: list[str]
 ) -> dict[str, str]:
-    """Badge text per tab for the context's player ({} for a spectator)."""
-    if context.seat is None or context.user is None:
+    """Badge text per tab for the context's player ({} for a spectator, or once it is over)."""
+    # After the game nothing is "new since you looked": every tab is the final record (S26).
+    if context.seat is None or context.user is None or context.game.status == "over":
         return {}
     seen = await seen_of(db, context.game.id, context.user.id)
     # Per tab, only its own kinds after its own last look: a tab never opened (Operations, for
