@@ -13,7 +13,7 @@ from deaddrop.bots.cards.play import Table
 from deaddrop.bots.cards.random_bot import RandomBot
 from deaddrop.cards_terminal.describe import Names, command_for, log_line
 from deaddrop.cards_terminal.parse import ParseError, parse_action
-from deaddrop.cards_terminal.session import COMMANDS_HELP
+from deaddrop.cards_terminal.parse import __doc__ as COMMANDS_HELP
 from deaddrop.cli import main
 from deaddrop.engine.cards import (
     EndTurn,
