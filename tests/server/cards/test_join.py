@@ -2,6 +2,16 @@
 
 from __future__ import annotations
 
+from typing import Any
+
+import pytest
+from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+from deaddrop.server.accounts.models import User
+from deaddrop.server.cards.access import access_table_by_invite
+from deaddrop.server.cards.identity import Who
+from deaddrop.server.cards.service import Joined, do_join
 from tests.server.cards.helpers import (
     RunDb,
     join_by_invite,
@@ -56,3 +66,31 @@ def test_joining_a_finished_table_says_the_game_is_over(
     late = _join_public(outsider, table_id)
     assert "This game is over." in late and TOOK not in late
     assert "Every seat at this table is taken" not in late
+
+
+@pytest.mark.parametrize("players", ["2", "3"])
+def test_a_second_join_from_a_page_loaded_before_the_first_says_i_already_sit_there(
+    alice: Visitor, bob: Visitor, run_db: RunDb, server: Any, players: str
+) -> None:
+    # Two clicks of "Take a seat" (or two tabs): both loaded the table while the seat was free.
+    table_id = open_table(alice, players=players, seat1="friend", seat2="friend")
+    token = table_row(run_db, table_id).invite_token
+    sessions: async_sessionmaker[AsyncSession] = server.app.state.sessionmaker
+    rt = server.app.state.cards
+
+    async def join_twice() -> tuple[Joined, Joined]:
+        async with sessions() as first, sessions() as second:
+            user = await first.scalar(select(User).where(User.username == "bob"))
+            again = await second.scalar(select(User).where(User.username == "bob"))
+            early = await access_table_by_invite(first, token, Who(user, None))
+            late = await access_table_by_invite(second, token, Who(again, None))
+            return (
+                await do_join(first, rt, early, Who(user, None)),
+                await do_join(second, rt, late, Who(again, None)),
+            )
+
+    took, second = server.blocking_portal.call(join_twice)
+    assert took == Joined(1, new=True)
+    assert second == Joined(1, new=False)
+    held = [s.seat for s in seat_rows(run_db, table_id) if s.name == "Bob Marley"]
+    assert held == [1]

@@ -13,6 +13,7 @@ from deaddrop.server.cards.present import Namer, log_line
 from tests.server.cards.helpers import (
     RunDb,
     fields_for,
+    join_by_invite,
     open_solo,
     open_table,
     play_to_the_end,
@@ -85,18 +86,21 @@ def test_a_bot_seat_is_not_called_bot_twice(client: Visitor) -> None:
     assert "bot bot" not in text.lower()
 
 
-def test_labels_carry_no_rule_codes_c4_c8_c11(client: Visitor, run_db: RunDb) -> None:
-    assert not RULE_CODE.findall(visible_text(client.get("/cards").text))
-    table_id = open_solo(client, opponents="1", bot="random")
+def test_labels_carry_no_rule_codes_c4_c8_c11(alice: Visitor, bob: Visitor, run_db: RunDb) -> None:
+    assert not RULE_CODE.findall(visible_text(alice.get("/cards").text))
+    # Two people and no bot: the first mover's page shows the action prompt, then the grab's.
+    table_id = open_table(alice, players="2", seat1="friend")
+    join_by_invite(bob, run_db, table_id)
     state = state_of(run_db, table_id)
-    assert state.pending is not None and state.pending.seat == 0
-    action_prompt = visible_text(client.get(f"/cards/t/{table_id}").text)
+    assert state.pending is not None
+    mover = {0: alice, 1: bob}[state.pending.seat]
+    action_prompt = visible_text(mover.get(f"/cards/t/{table_id}").text)
     assert "Swap the Stash" in action_prompt and not RULE_CODE.findall(action_prompt)
     swap = next(a for a in legal_actions(state) if isinstance(a, SwapStash))
-    assert post_move(client, table_id, fields_for(swap), json=True).is_success
+    assert post_move(mover, table_id, fields_for(swap), json=True).is_success
     state = state_of(run_db, table_id)
     assert any(isinstance(a, Grab) for a in legal_actions(state))
-    grab_prompt = visible_text(client.get(f"/cards/t/{table_id}").text)
+    grab_prompt = visible_text(mover.get(f"/cards/t/{table_id}").text)
     assert "I am sure" in grab_prompt and not RULE_CODE.findall(grab_prompt)
 
 

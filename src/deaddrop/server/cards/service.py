@@ -206,7 +206,11 @@ async def do_join(db: AsyncSession, rt: Runtime, context: TableContext, who: Who
         raise Refused("Open the Cards page first, or log in, to take a seat.")
     async with writer_lock(table.public_id):
         await db.refresh(table)
-        seats = await seats_of(db, table)
+        # Fresh rows: a second click may have read the table before the first one sat down.
+        seats = await seats_of(db, table, fresh=True)
+        held = next((seat for seat in seats if who.holds(seat)), None)
+        if held is not None:
+            return Joined(held.seat, new=False)
         free = _free(seats)
         if table.status == "over":
             raise Refused("This game is over.", None, 409)
