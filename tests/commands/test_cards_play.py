@@ -13,6 +13,7 @@ from deaddrop.bots.cards.play import Table
 from deaddrop.bots.cards.random_bot import RandomBot
 from deaddrop.cards_terminal.describe import Names, command_for, log_line
 from deaddrop.cards_terminal.parse import ParseError, parse_action
+from deaddrop.cards_terminal.parse import __doc__ as COMMANDS_HELP
 from deaddrop.cli import main
 from deaddrop.engine.cards import (
     EndTurn,
@@ -75,7 +76,7 @@ def test_play_with_the_expert_notebook_and_options(
     assert status == 0
     assert "Notebook (exact posterior" in out
     assert "Seat 1 (expert)" in out and "Seat 2 (random)" in out and "Seat 3 (expert)" in out
-    assert "first 1 tokens win" in out
+    assert "first to 1 token wins" in out and "1 tokens" not in out
 
 
 def test_quit_and_end_of_input_leave_the_game(
@@ -176,3 +177,17 @@ def test_notebook_without_inference_says_so_and_play_goes_on(
     assert status == 0
     assert "--notebook needs exact inference, which is not installed." in out
     assert "Notebook (exact posterior" not in out
+
+
+def test_counts_of_one_are_singular_in_the_terminal() -> None:
+    names = Names(0, {1: "random"})
+    void = {"kind": "round_void", "public": True, "round": 2, "turns": 1}
+    assert log_line(void, names) == "Round 2 is void after 1 turn: nobody scores."
+    assert log_line({**void, "turns": 200}, names) == (
+        "Round 2 is void after 200 turns: nobody scores."
+    )
+
+
+def test_the_command_help_carries_no_rule_codes() -> None:
+    assert "Grab The Drop with A and B" in (COMMANDS_HELP or "")
+    assert not re.findall(r"\bC\d{1,2}\b", COMMANDS_HELP or "")

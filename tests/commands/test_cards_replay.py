@@ -60,6 +60,19 @@ def test_cards_replay_pins_the_c7_and_c3_messages(capsys: pytest.CaptureFixture[
     assert capsys.readouterr() == ("", "round 1, turn 1: seat 1: it is seat 0's turn (C3)\n")
 
 
+def test_cards_replay_names_c4_for_a_turn_with_two_actions(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    path = TESTS / "engine" / "cards" / "records" / "21-two-actions.json"
+    assert main(["cards", "replay", str(path)]) == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err == (
+        "round 1, turn 1: seat 0: a turn has exactly one action, not 2: "
+        "swap_stash and share_info (C4)\n"
+    )
+
+
 def test_cards_replay_reads_standard_input(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:

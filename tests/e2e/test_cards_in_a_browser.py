@@ -76,9 +76,9 @@ def test_solo_game_against_a_bot_to_a_winner(cards_server: str, browser: Any) ->
         page.goto(f"{cards_server}/cards")
         page.screenshot(path=str(shots / f"lobby-{size_name}.png"), full_page=True)
         page.get_by_text("Choose the bots").click()
-        page.get_by_label("How many").select_option("1")
+        page.get_by_label("How many bots you play against").select_option("1")
         page.get_by_label("Which kind").select_option("random")
-        page.get_by_label("Tokens to win (C11)").select_option("1")
+        page.get_by_label("Tokens to win", exact=True).select_option("1")
         page.get_by_role("button", name="Play solo against bots").click()
         page.wait_for_url("**/cards/t/**")
         page.wait_for_selector(".prompt, .winner", timeout=TIMEOUT)
@@ -108,7 +108,7 @@ def test_two_people_play_on_two_browsers(cards_server: str, browser: Any) -> Non
     first.get_by_text("Open a table for friends or bots").click()
     first.get_by_label("Seats", exact=True).select_option("2")
     first.get_by_label("Seat 2 (used when the table has that many seats)").select_option("friend")
-    first.get_by_label("Tokens to win the game (C11)").fill("1")
+    first.get_by_label("Tokens to win the game").fill("1")
     first.get_by_role("button", name="Open the table").click()
     first.wait_for_url("**/cards/t/**")
     invite = first.get_by_label("Invite link").input_value()
@@ -125,3 +125,87 @@ def test_two_people_play_on_two_browsers(cards_server: str, browser: Any) -> Non
     second.screenshot(path=str(shots / "winner-phone.png"), full_page=True)
     host.close()
     guest.close()
+
+
+# Whether an element's text fits its box: the widest option of a select measured in its own font.
+_TEXT_FITS = """el => {
+  const style = getComputedStyle(el);
+  const context = document.createElement("canvas").getContext("2d");
+  context.font = style.font;
+  const text = el.tagName === "SELECT" ? el.options[el.selectedIndex].text : el.textContent;
+  const room = el.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+  // A select keeps about 1.5em on its right for the arrow.
+  const arrow = el.tagName === "SELECT" ? 1.5 * parseFloat(style.fontSize) : 0;
+  return {text: text.trim(), width: context.measureText(text.trim()).width, room: room - arrow,
+          scroll: el.scrollWidth, client: el.clientWidth};
+}"""
+
+# The room the list's numbers have: the largest one (a reversed list counts down from it) with
+# the ". " after it, in the item's font, against the list's left padding, which its scrolling
+# clips everything outside of.
+_MARKER_ROOM = """ol => {
+  const items = ol.querySelectorAll(":scope > li");
+  const context = document.createElement("canvas").getContext("2d");
+  context.font = getComputedStyle(items[0]).font;
+  return {count: items.length, marker: context.measureText(items.length + ". ").width,
+          padding: parseFloat(getComputedStyle(ol).paddingLeft)};
+}"""
+
+
+def test_the_lobby_form_fits_phone_and_desktop(cards_server: str, browser: Any) -> None:
+    shots = screenshot_dir("cards-lobby")
+    for size_name, size in (("phone", PHONE), ("desktop", DESKTOP)):
+        context = browser.new_context(viewport=size)
+        page = context.new_page()
+        page.goto(f"{cards_server}/cards")
+        page.get_by_text("Choose the bots").click()
+        page.get_by_text("Open a table for friends or bots").click()
+        page.screenshot(path=str(shots / f"lobby-open-{size_name}.png"), full_page=True)
+        assert page.evaluate("document.documentElement.scrollWidth") <= size["width"]
+        for name in ("Grab face down", "List the table publicly"):
+            box = page.get_by_label(name).bounding_box()
+            assert box is not None
+            assert box["width"] <= 32 and box["height"] <= 32, (name, size_name, box)
+            label = page.locator("label", has_text=name)
+            fits = label.evaluate(_TEXT_FITS)
+            assert fits["scroll"] <= fits["client"], fits
+            label_box = label.bounding_box()
+            assert label_box is not None and label_box["x"] + label_box["width"] <= size["width"]
+        timer = page.get_by_label("Turn timer")
+        for option in timer.locator("option").all_inner_texts():
+            timer.select_option(label=option)
+            fits = timer.evaluate(_TEXT_FITS)
+            assert fits["width"] <= fits["room"], (size_name, fits)
+        # The solo button comes after the choices it plays with.
+        choices = page.locator(".solo-form details").bounding_box()
+        button = page.get_by_role("button", name="Play solo against bots").bounding_box()
+        assert choices is not None and button is not None
+        assert button["y"] >= choices["y"] + choices["height"]
+        assert page.get_by_label("How many bots you play against").is_visible()
+        context.close()
+
+
+def test_the_log_numbers_are_not_clipped(cards_server: str, browser: Any) -> None:
+    shots = screenshot_dir("cards-log")
+    context = browser.new_context(viewport=PHONE)
+    page = context.new_page()
+    page.goto(f"{cards_server}/cards")
+    page.get_by_text("Choose the bots").click()
+    page.get_by_label("How many bots you play against").select_option("1")
+    page.get_by_label("Which kind of bot").select_option("random")
+    # Two tokens: at least two rounds, each a deal, a hand, an action, a grab and its end.
+    page.get_by_label("Tokens to win", exact=True).select_option("2")
+    page.get_by_role("button", name="Play solo against bots").click()
+    page.wait_for_url("**/cards/t/**")
+    play_until_won(page)
+    log = page.locator(".log .log-lines")
+    log.scroll_into_view_if_needed()
+    page.screenshot(path=str(shots / "log-phone.png"), full_page=True)
+    room = log.evaluate(_MARKER_ROOM)
+    assert room["count"] >= 10 and room["marker"] <= room["padding"], room
+    page.get_by_role("link", name="Replay it turn by turn").click()
+    page.get_by_role("link", name="Last").click()
+    replayed = page.locator(".log-lines").evaluate(_MARKER_ROOM)
+    assert replayed["count"] >= 10 and replayed["marker"] <= replayed["padding"], replayed
+    page.screenshot(path=str(shots / "replay-log-phone.png"), full_page=True)
+    context.close()

@@ -37,6 +37,11 @@ class Names:
         return name[0].upper() + name[1:]
 
 
+def count(n: int, one: str, many: str = "") -> str:
+    """A number with the noun that agrees with it, e.g. "1 token", "3 tokens"."""
+    return f"{n} {one if n == 1 else (many or one + 's')}"
+
+
 def cards(values: Sequence[int]) -> str:
     """Card values as text, e.g. "0 1 3"; "nothing" for none."""
     return " ".join(str(v) for v in values) if values else "nothing"
@@ -101,7 +106,8 @@ def log_line(entry: Mapping[str, Any], names: Names) -> str | None:
         verb = "win" if entry["winner"] == me else "wins"
         return f"{names.title(entry['winner'])} {verb} the game!"
     if kind == "round_void":
-        return f"Round {entry['round']} is void after {entry['turns']} turns: nobody scores."
+        turns = count(entry["turns"], "turn")
+        return f"Round {entry['round']} is void after {turns}: nobody scores."
     return None
 
 

@@ -2,14 +2,14 @@
 
 Commands (seat numbers and card values; the words in brackets may be left out):
 
-    swap G T                  Swap the Stash: put G in, take T            (C6)
-    share S [give] G          Share Info with seat S, giving G            (C4)
-    share S [give] G [take] T ...with eliminated seat S, taking its face-up T (C5)
-    sell S [show] A B         Sell Secrets to seat S, showing A and B     (C7)
-    give C                    as the target of Share Info: give C         (C4)
-    back C                    after a yes: hand back C                    (C7)
-    grab A B                  Grab The Drop with A and B                  (C8)
-    end                       end the turn without grabbing               (C8)
+    swap G T                  Swap the Stash: put G in, take T
+    share S [give] G          Share Info with seat S, giving G
+    share S [give] G [take] T ...with eliminated seat S, taking its face-up T
+    sell S [show] A B         Sell Secrets to seat S, showing A and B
+    give C                    as the target of Share Info: give C
+    back C                    after a yes: hand back C
+    grab A B                  Grab The Drop with A and B
+    end                       end the turn without grabbing
 
 Parsing only reads the words; the engine judges legality and explains a refusal.
 """

@@ -10,7 +10,7 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from deaddrop.cards_terminal.describe import Names, cards, option_label
+from deaddrop.cards_terminal.describe import Names, cards, count, option_label
 from deaddrop.engine.cards.actions import Action
 
 _DECISIONS = {
@@ -52,7 +52,7 @@ def table_panel(view: Mapping[str, Any], names: Names) -> Panel:
     body.add_row(grid)
     body.add_row(Text(f"The Stash: {cards(view['stash'])}", style="bold cyan"))
     body.add_row(Text(turn, style="italic"))
-    title = f"Round {view['round']} · first {view['options']['tokens_to_win']} tokens win"
+    title = f"Round {view['round']} · first to {count(needed, 'token')} wins"
     return Panel(body, title=title, expand=False)
 
 

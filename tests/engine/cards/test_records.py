@@ -170,8 +170,13 @@ BAD = [
     (_with((*T, "seat"), "0"), "record", "round 1, turn 1: a turn's seat is a number"),
     (
         _with((*T, "swap_stash"), ...),
-        "record",
-        AT + "a turn has exactly one action: swap_stash, share_info, sell_secrets",
+        "C4",
+        AT + "a turn has exactly one action, not 0: swap_stash, share_info or sell_secrets",
+    ),
+    (
+        _with((*T, "share_info"), {"with": 1, "give": 0, "receive": 1}),
+        "C4",
+        AT + "a turn has exactly one action, not 2: swap_stash and share_info",
     ),
     (_with((*T, "grab"), [1]), "record", AT + "grab is two card values"),
     (_with((*T, "swap_stash"), {"give": 0}), "record", AT + "swap_stash needs 'take'"),

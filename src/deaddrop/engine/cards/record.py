@@ -194,7 +194,14 @@ def _turn(raw: object, where: str) -> RecordTurn:
     where = f"{where}: seat {seat}"
     kinds = [kind for kind in ACTIONS if kind in raw]
     if len(kinds) != 1:
-        raise RecordError(FORMAT, "a turn has exactly one action: " + ", ".join(ACTIONS), where)
+        # C4 (the turn's heading): exactly one action a turn, then optionally a grab.
+        named = (
+            ", ".join(kinds[:-1]) + " and " + kinds[-1]
+            if kinds
+            else "swap_stash, share_info or sell_secrets"
+        )
+        detail = f"a turn has exactly one action, not {len(kinds)}: {named}"
+        raise RecordError("C4", detail, where)
     kind = kinds[0]
     grab = None
     if raw.get("grab") is not None:

@@ -44,11 +44,12 @@ async def _table_by(
     return await db.scalar(select(CardsTable).where(column == value))
 
 
-async def seats_of(db: AsyncSession, table: CardsTable) -> list[CardsSeat]:
-    """The table's seats in order."""
-    rows = await db.scalars(
-        select(CardsSeat).where(CardsSeat.table_id == table.id).order_by(CardsSeat.seat)
-    )
+async def seats_of(db: AsyncSession, table: CardsTable, *, fresh: bool = False) -> list[CardsSeat]:
+    """The table's seats in order; `fresh` reloads seats this session read before."""
+    query = select(CardsSeat).where(CardsSeat.table_id == table.id).order_by(CardsSeat.seat)
+    if fresh:
+        query = query.execution_options(populate_existing=True)
+    rows = await db.scalars(query)
     return list(rows)
 
 

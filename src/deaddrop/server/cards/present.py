@@ -23,6 +23,7 @@ class SeatInfo:
 
     index: int
     name: str
+    """The holder's name; for a bot only its kind ("Expert"), the strip tags it as a bot."""
     you: bool
     bot: bool
     away: bool
@@ -43,12 +44,24 @@ class Namer:
         self.viewer = viewer
 
     def __call__(self, seat: int | None) -> str:
-        """The name of a seat."""
+        """The name of a seat at the start of a sentence ("You" for the viewer)."""
         if seat is None:
             return "nobody"
         if seat == self.viewer:
             return "You"
         return self.names[seat] if 0 <= seat < len(self.names) else f"Seat {seat + 1}"
+
+    def obj(self, seat: int | None) -> str:
+        """The name of a seat inside a sentence ("you" for the viewer)."""
+        return "you" if seat is not None and seat == self.viewer else self(seat)
+
+    def whose(self, seat: int | None) -> str:
+        """The possessive of a seat's name: "Your" for the viewer, else "Alice's"."""
+        return "Your" if seat is not None and seat == self.viewer else f"{self(seat)}'s"
+
+    def verb(self, seat: int | None, you: str, other: str) -> str:
+        """The verb form that agrees with the seat's name: `you` for the viewer, else `other`."""
+        return you if seat is not None and seat == self.viewer else other
 
 
 def seat_strip(view: View, seats: Sequence[CardsSeat], viewer: int | None) -> list[SeatInfo]:
@@ -59,7 +72,7 @@ def seat_strip(view: View, seats: Sequence[CardsSeat], viewer: int | None) -> li
     return [
         SeatInfo(
             index=row.seat,
-            name=namer(row.seat),
+            name=row.bot.capitalize() if row.bot is not None else namer(row.seat),
             you=row.seat == viewer,
             bot=row.bot is not None,
             away=row.away,
@@ -78,43 +91,45 @@ def _cards(values: Sequence[int]) -> str:
 
 
 def log_line(entry: Mapping[str, Any], name: Namer) -> str:
-    """One log entry in plain words, from the viewer's side."""
+    """One log entry in plain words, from the viewer's side (verbs agree with "You")."""
     kind = entry["kind"]
-    who = name(entry.get("seat"))
+    seat = entry.get("seat")
+    who = name(seat)
     if kind == "deal":
+        first = entry["first"]
         return (
-            f"Round {entry['round']} dealt; {name(entry['first'])} to start. "
-            f"The Stash: {_cards(entry['stash'])}."
+            f"Round {entry['round']} dealt; {name.obj(first)} "
+            f"{name.verb(first, 'start', 'starts')}. The Stash: {_cards(entry['stash'])}."
         )
     if kind == "hand":
-        return f"Your hand for round {entry['round']}: {_cards(entry['hand'])}."
+        return f"{name.whose(seat)} hand for round {entry['round']}: {_cards(entry['hand'])}."
     if kind == "swap_stash":
         return f"{who} put a {entry['give']} into The Stash and took the {entry['take']}."
     if kind == "share_info":
         if entry["face_up"]:
-            return (
-                f"{who} traded a {entry['give']} for {name(entry['with'])}'s face-up "
-                f"{entry['receive']}."
-            )
-        return f"{who} shares info with {name(entry['with'])}."
+            whose = name.whose(entry["with"])
+            whose = whose.lower() if whose == "Your" else whose
+            return f"{who} traded a {entry['give']} for {whose} face-up {entry['receive']}."
+        return f"{who} shared info with {name.obj(entry['with'])}."
     if kind == "share_info_cards":
         return (
             f"Private trade: {who} gave a {entry['give']}, "
-            f"{name(entry['with'])} gave a {entry['receive']}."
+            f"{name.obj(entry['with'])} gave a {entry['receive']}."
         )
     if kind == "sell_secrets_shown":
         show = entry["show"]
         return (
-            f"Private: {who} showed {name(entry['to'])} a {show[0]} and a {show[1]} "
+            f"Private: {who} showed {name.obj(entry['to'])} a {show[0]} and a {show[1]} "
             f"(sum {entry['sum']})."
         )
     if kind == "sell_secrets":
         moved = " Cards change hands." if entry["cards_moved"] else ""
-        return f"{who} sold secrets to {name(entry['to'])}: the answer is {entry['answer']}.{moved}"
+        to = name.obj(entry["to"])
+        return f"{who} sold secrets to {to}: the answer is {entry['answer']}.{moved}"
     if kind == "sell_secrets_cards":
         return (
             f"Private sale: {who} handed back a {entry['give']} and got a "
-            f"{entry['receive']} from {name(entry['to'])}."
+            f"{entry['receive']} from {name.obj(entry['to'])}."
         )
     if kind == "grab":
         pair = entry["pair"]
@@ -122,13 +137,14 @@ def log_line(entry: Mapping[str, Any], name: Namer) -> str:
         verdict = "it matches!" if entry["matched"] else "it does not match."
         return f"{who} grabbed The Drop with {placed}: {verdict}"
     if kind == "drop_checked":
-        return f"Private: you checked The Drop. It is a {entry['drop']}."
+        return f"Private: {name.obj(seat)} checked The Drop. It is a {entry['drop']}."
     if kind == "eliminated":
-        return f"{who} is out of the round; their hand lies face up: {_cards(entry['hand'])}."
+        are, their = name.verb(seat, "are", "is"), name.verb(seat, "your", "their")
+        return f"{who} {are} out of the round; {their} hand lies face up: {_cards(entry['hand'])}."
     if kind == "round_end":
         how = "by grabbing The Drop" if entry["by"] == "grab" else "as the last agent standing"
         return (
-            f"Round {entry['round']} goes to {name(entry['winner'])} {how}. "
+            f"Round {entry['round']} goes to {name.obj(entry['winner'])} {how}. "
             f"The Drop was a {entry['drop']}."
         )
     if kind == "game_end":
@@ -226,6 +242,8 @@ def table_context(view: View, seats: Sequence[CardsSeat], mine: CardsSeat | None
         "name": name,
         "log": log[::-1],
         "winner": None if view["winner"] is None else name(view["winner"]),
+        # C10: a finished round is public, so once the game is over its last Drop is shown.
+        "drop": rounds[-1]["drop"] if view["winner"] is not None and rounds else None,
         "notebook": notebook(view) if mine is not None and mine.notebook else None,
         "mine": mine,
     }

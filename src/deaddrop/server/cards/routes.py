@@ -48,6 +48,7 @@ from deaddrop.server.cards.service import (
     do_notebook,
     do_open_table,
     do_take_back,
+    joined_message,
     stream_of,
 )
 from deaddrop.server.db.dependencies import DB
@@ -173,10 +174,10 @@ async def join_public(request: AnyRequest, db: DB, who: WhoDep, table_id: FromPa
     context = await access_table_for_watcher(db, table_id, who)
     try:
         person, new_key = seated(request, who)
-        await do_join(db, runtime(request), context, person)
+        joined = await do_join(db, runtime(request), context, person)
     except Refused as refusal:
         return refuse(request, table_path(context.table), refusal)
-    return done(request, table_path(context.table), "You took a seat.", new_key=new_key)
+    return done(request, table_path(context.table), joined_message(joined), new_key=new_key)
 
 
 @get("/invite/{token:str}", name="cards_invite")
@@ -192,10 +193,10 @@ async def join_by_invite(request: AnyRequest, db: DB, who: WhoDep, token: FromPa
     context = await access_table_by_invite(db, token, who)
     try:
         person, new_key = seated(request, who)
-        await do_join(db, runtime(request), context, person)
+        joined = await do_join(db, runtime(request), context, person)
     except Refused as refusal:
         return refuse(request, f"/cards/invite/{token}", refusal)
-    return done(request, table_path(context.table), "You took a seat.", new_key=new_key)
+    return done(request, table_path(context.table), joined_message(joined), new_key=new_key)
 
 
 @post("/t/{table_id:str}/back", name="cards_take_back")

@@ -178,17 +178,42 @@ def _free(seats: Sequence[CardsSeat]) -> list[CardsSeat]:
     return [seat for seat in seats if seat.is_free]
 
 
-async def do_join(db: AsyncSession, rt: Runtime, context: TableContext, who: Who) -> int:
+@dataclass(frozen=True)
+class Joined:
+    """The seat a join ended in, and whether this join took it (False: already held)."""
+
+    seat: int
+    """The engine seat index."""
+    new: bool
+    """True when this request took the seat; False when the person already sat there."""
+
+
+JOINED = "You took a seat."
+ALREADY_SEATED = "You already sit at this table."
+
+
+def joined_message(joined: Joined) -> str:
+    """What a join tells the person: a seat taken now, or the one they already hold."""
+    return JOINED if joined.new else ALREADY_SEATED
+
+
+async def do_join(db: AsyncSession, rt: Runtime, context: TableContext, who: Who) -> Joined:
     """Take the first free seat of an open table; the game starts when the last one is taken."""
     table = context.table
     if context.mine is not None:
-        return context.mine.seat
+        return Joined(context.mine.seat, new=False)
     if not who.known:
         raise Refused("Open the Cards page first, or log in, to take a seat.")
     async with writer_lock(table.public_id):
         await db.refresh(table)
-        seats = await seats_of(db, table)
+        # Fresh rows: a second click may have read the table before the first one sat down.
+        seats = await seats_of(db, table, fresh=True)
+        held = next((seat for seat in seats if who.holds(seat)), None)
+        if held is not None:
+            return Joined(held.seat, new=False)
         free = _free(seats)
+        if table.status == "over":
+            raise Refused("This game is over.", None, 409)
         if table.status != "open" or not free:
             raise Refused("Every seat at this table is taken.", None, 409)
         now = utcnow()
@@ -202,7 +227,7 @@ async def do_join(db: AsyncSession, rt: Runtime, context: TableContext, who: Who
         await _commit(db)
     await rt.publish(stream_of(table), seq)
     rt.poke()
-    return free[0].seat
+    return Joined(free[0].seat, new=True)
 
 
 async def _start(
