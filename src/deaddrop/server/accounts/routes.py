@@ -90,7 +90,7 @@ async def login(
     """Log in, unless the password is wrong or too many attempts failed lately."""
     username = data.username.strip().lower()
     ip = client_ip(request)
-    wait = await throttle.retry_after(username=username, ip=ip)
+    wait = await throttle.claim(username=username, ip=ip)
     if wait is not None:
         minutes = -(-wait // 60)
         message = f"Too many failed attempts. Try again in {minutes} minute{'s' * (minutes != 1)}."
@@ -98,10 +98,9 @@ async def login(
             data, {"form": message}, status_code=429, headers={"Retry-After": str(wait)}
         )
     user = await authenticate(db, username=username, password=data.password)
-    if user is None:
-        await throttle.record_failure(username=username, ip=ip)
+    if user is None:  # the claim above already counted the failure
         return _login_form(data, {"form": "Wrong username or password."}, status_code=FORM_REFUSED)
-    await throttle.forget(username=username)
+    await throttle.succeeded(username=username, ip=ip)
     log_in(request, user)
     flash(request, f"Logged in as {user.display_name}.", category="success")
     return see_other(safe_next(data.next))
