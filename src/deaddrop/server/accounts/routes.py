@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from typing import Annotated, Any
 
 from litestar import Request, Router, get, post
@@ -30,12 +31,14 @@ from deaddrop.server.accounts.service import (
     do_change_password,
     do_sign_up,
     do_update_profile,
+    find_user,
 )
 from deaddrop.server.accounts.throttle import Throttle
 from deaddrop.server.db.dependencies import DB
 from deaddrop.server.render import FORM_REFUSED, client_ip, page, see_other
 
 Form = Body(media_type=RequestEncodingType.URL_ENCODED)
+USERNAME_TAKEN = "That username is taken. Choose another."
 AnyRequest = Request[Any, Any, Any]
 
 
@@ -51,8 +54,10 @@ async def sign_up_page(viewer: Viewer) -> Template | Redirect:
 async def sign_up(
     request: AnyRequest, db: DB, data: Annotated[SignUpForm, Form]
 ) -> Template | Redirect:
-    """Create the account and log it in, or show what to fix."""
-    values, errors = validate_sign_up(data)
+    """Create the account and log it in, or show every field's problem at once."""
+    values, errors = await asyncio.to_thread(validate_sign_up, data)
+    if "username" not in errors and await find_user(db, values.username) is not None:
+        errors["username"] = USERNAME_TAKEN
     if not errors:
         try:
             user = await do_sign_up(
@@ -61,8 +66,8 @@ async def sign_up(
                 password=values.password,
                 display_name=values.display_name,
             )
-        except UsernameTaken:
-            errors["username"] = "That username is taken. Choose another."
+        except UsernameTaken:  # taken in the moment since the look-up above
+            errors["username"] = USERNAME_TAKEN
     if errors:
         return _sign_up_form(data, errors, status_code=FORM_REFUSED)
     log_in(request, user)
@@ -159,7 +164,9 @@ async def change_password(
     request: AnyRequest, db: DB, me: Me, data: Annotated[PasswordForm, Form]
 ) -> Template | Redirect:
     """Change the password (the current one is required) and end every other session."""
-    new_password, errors = validate_new_password(data, me.username)
+    new_password, errors = await asyncio.to_thread(
+        validate_new_password, data, me.username, me.display_name
+    )
     if not errors:
         try:
             await do_change_password(db, me, old=data.old_password, new=new_password)
