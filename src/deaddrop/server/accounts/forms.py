@@ -28,6 +28,8 @@ class SignUpForm:
     display_name: str = ""
     password: str = ""
     password_again: str = ""
+    next: str = "/"
+    """Where to go once signed up (an invitation, say); checked by `safe_next`."""
 
 
 @dataclass

@@ -43,11 +43,14 @@ AnyRequest = Request[Any, Any, Any]
 
 
 @get("/signup", name="signup")
-async def sign_up_page(viewer: Viewer) -> Template | Redirect:
-    """The sign-up form (a logged-in person goes home instead)."""
+async def sign_up_page(
+    viewer: Viewer, next_path: Annotated[str, QueryParameter(name="next")] = "/"
+) -> Template | Redirect:
+    """The sign-up form; `next` is where the new account goes (a logged-in person goes
+    there, or home, at once)."""
     if viewer is not None:
-        return see_other("/")
-    return _sign_up_form(SignUpForm(), {})
+        return see_other(safe_next(next_path))
+    return _sign_up_form(SignUpForm(next=safe_next(next_path)), {})
 
 
 @post("/signup")
@@ -69,10 +72,11 @@ async def sign_up(
         except UsernameTaken:  # taken in the moment since the look-up above
             errors["username"] = USERNAME_TAKEN
     if errors:
+        data.next = safe_next(data.next)
         return _sign_up_form(data, errors, status_code=FORM_REFUSED)
     log_in(request, user)
     flash(request, f"Welcome to the Station, {user.display_name}.", category="success")
-    return see_other("/")
+    return see_other(safe_next(data.next))
 
 
 @get("/login", name="login")
