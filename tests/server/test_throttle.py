@@ -18,7 +18,7 @@ from litestar.stores.redis import RedisStore
 from litestar.testing import TestClient
 from redis.asyncio import Redis
 
-from deaddrop.server.accounts import service
+from deaddrop.server.accounts import passwords, service
 from deaddrop.server.accounts.throttle import LoginThrottle
 from deaddrop.server.app import create_app
 from tests.server.conftest import Database, in_ci
@@ -104,7 +104,7 @@ async def test_throttle_works_on_redis() -> None:
 def _count_password_checks(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """Every password the log-in checks from now on, in a list that grows as it does."""
     checked: list[str] = []
-    real = service.verify_password
+    real = passwords.verify_password
 
     async def counting(password_hash: str | None, password: str) -> bool:
         checked.append(password)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+from typing import Any, cast
 
 import httpx
 from litestar import Litestar
@@ -27,7 +28,7 @@ def test_simultaneous_joins_by_one_person_all_lead_to_the_lobby(
 
     async def press_all(db: AsyncSession) -> list[httpx.Response]:
         # Real concurrency: every press is in flight at once on the app's own event loop.
-        transport = httpx.ASGITransport(app=app)
+        transport = httpx.ASGITransport(app=cast(Any, app))  # an ASGI app, typed its own way
         async with httpx.AsyncClient(
             transport=transport, base_url="http://testserver.local", cookies=cookies
         ) as browser:
