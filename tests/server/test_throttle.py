@@ -76,6 +76,16 @@ async def test_the_window_ends_by_itself() -> None:
     await _exercise(LoginThrottle(store=store, per_user=2, per_ip=10, window_seconds=1))
 
 
+async def test_simultaneous_claims_let_only_the_limit_through() -> None:
+    throttle = LoginThrottle(store=MemoryStore(), per_user=5, per_ip=20, window_seconds=60)
+    claims = [throttle.claim(username="eve", ip="10.0.0.1") for _ in range(ATTEMPTS)]
+    answers = await asyncio.gather(*claims)
+    assert answers.count(None) == 5
+    assert all(0 < wait <= 60 for wait in answers if wait is not None)
+    # Only the five that were checked count against the address.
+    assert await throttle.store.get("ip:10.0.0.1") == b"5"
+
+
 async def test_throttle_works_on_redis() -> None:
     url = os.environ.get("TEST_REDIS_URL")
     if not url:
