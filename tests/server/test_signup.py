@@ -122,6 +122,10 @@ def test_every_field_problem_is_shown_in_one_answer(alice: Visitor, client: Visi
         assert message in page.text, message
     summary = page.text.split('class="error-summary"', 1)[1].split("</div>", 1)[0]
     assert summary.count("<li>") == 4
+    # In the order of the form's fields.
+    assert summary.index("Username:") < summary.index("Display name:")
+    assert summary.index("Display name:") < summary.index("Password:")
+    assert summary.index("Password:") < summary.index("Password again:")
 
 
 def test_a_bad_username_and_a_short_password_are_both_reported(client: Visitor) -> None:

@@ -60,7 +60,7 @@ async def sign_up(
     """Create the account and log it in, or show every field's problem at once."""
     values, errors = await asyncio.to_thread(validate_sign_up, data)
     if "username" not in errors and await find_user(db, values.username) is not None:
-        errors["username"] = USERNAME_TAKEN
+        errors = {"username": USERNAME_TAKEN, **errors}  # first, as on the form
     if not errors:
         try:
             user = await do_sign_up(
