@@ -59,3 +59,10 @@ def test_password_page_needs_login(client: Visitor) -> None:
     response = client.http.get("/account/password", follow_redirects=False)
     assert response.status_code == 303
     assert response.headers["location"] == "/login?next=/account/password"
+
+
+def test_a_common_new_password_is_refused_saying_why(alice: Visitor) -> None:
+    text = _change(alice, alice.password, "0123456789")
+    assert "This password is too easy to guess" in text
+    assert "Sequences like" in text
+    assert alice.log_in(password=alice.password).status_code == 200  # unchanged

@@ -90,3 +90,50 @@ def test_logged_in_person_is_sent_home_from_sign_up(alice: Visitor) -> None:
     response = alice.http.get("/signup", follow_redirects=False)
     assert response.status_code == 303
     assert response.headers["location"] == "/"
+
+
+def test_common_and_trivial_passwords_are_refused_saying_why(client: Visitor) -> None:
+    for weak, why in (
+        ("0123456789", "Sequences like"),
+        (" " * 10, "Repeats like"),
+        ("password12", "This is a very common password."),
+    ):
+        page = client.submit("/signup", _form(password=weak, password_again=weak))
+        assert page.status_code == 422, weak
+        assert "This password is too easy to guess" in page.text, weak
+        assert why in page.text, weak
+        assert "Add another word or two" in page.text, weak
+    assert not client.is_logged_in()
+
+
+def test_every_field_problem_is_shown_in_one_answer(alice: Visitor, client: Visitor) -> None:
+    page = client.submit(
+        "/signup",
+        {"username": "Alice", "display_name": " ", "password": "0123456789",
+         "password_again": "0123456788"},
+    )  # fmt: skip
+    assert page.status_code == 422
+    for message in (
+        "That username is taken. Choose another.",
+        "Enter a display name.",
+        "This password is too easy to guess",
+        "The two passwords differ.",
+    ):
+        assert message in page.text, message
+    summary = page.text.split('class="error-summary"', 1)[1].split("</div>", 1)[0]
+    assert summary.count("<li>") == 4
+    # In the order of the form's fields.
+    assert summary.index("Username:") < summary.index("Display name:")
+    assert summary.index("Display name:") < summary.index("Password:")
+    assert summary.index("Password:") < summary.index("Password again:")
+
+
+def test_a_bad_username_and_a_short_password_are_both_reported(client: Visitor) -> None:
+    page = client.submit("/signup", _form(username="x", password="short", password_again="shorter"))
+    assert page.status_code == 422
+    for message in (
+        "Use 3 to 30 characters for the username.",
+        "Use at least 10 characters for the password.",
+        "The two passwords differ.",
+    ):
+        assert message in page.text, message

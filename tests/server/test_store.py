@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Awaitable, Callable
 from datetime import timedelta
 from typing import Any
@@ -79,6 +80,28 @@ def test_renew_pushes_the_expiry(server: TestClient[Litestar]) -> None:
         await store.get("k", renew_for=1000)
         remaining = await store.expires_in("k")
         assert remaining is not None and remaining > 900
+
+    _in_app_loop(server, scenario)
+
+
+def test_simultaneous_increments_all_count(server: TestClient[Litestar]) -> None:
+    async def scenario(store: DatabaseStore) -> None:
+        counts = await asyncio.gather(*(store.increment("n", expires_in=60) for _ in range(12)))
+        assert sorted(counts) == list(range(1, 13))  # none read the same count
+        assert await store.get("n") == b"12"
+        assert await store.increment("n", -20, expires_in=60) == 0  # never below zero
+        remaining = await store.expires_in("n")
+        assert remaining is not None and 55 <= remaining <= 60  # the first window's end
+
+    _in_app_loop(server, scenario)
+
+
+def test_an_expired_counter_starts_again_with_a_new_window(server: TestClient[Litestar]) -> None:
+    async def scenario(store: DatabaseStore) -> None:
+        await store.set("n", "7", expires_in=timedelta(seconds=-1))
+        assert await store.increment("n", expires_in=30) == 1
+        remaining = await store.expires_in("n")
+        assert remaining is not None and 25 <= remaining <= 30
 
     _in_app_loop(server, scenario)
 

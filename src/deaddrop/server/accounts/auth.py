@@ -67,7 +67,11 @@ async def provide_me(request: Request[Any, Any, Any], viewer: Viewer) -> User:
 
 
 def safe_next(raw: str | None) -> str:
-    """A local path to return to after log-in; anything else (other sites) becomes `/`."""
-    if not raw or not raw.startswith("/") or raw.startswith(("//", "/\\")):
+    """A path on this site to return to after log-in or sign-up; anything else becomes `/`."""
+    if not raw or not raw.startswith("/") or raw.startswith("//"):
+        return "/"  # another site (`//host`), a scheme, or no path at all
+    # Browsers read `\` as `/` and drop tabs and newlines, so `/\host` and `/<tab>/host`
+    # lead elsewhere too; and a control character has no place in a Location header.
+    if "\\" in raw or any(ord(char) <= 0x20 or ord(char) == 0x7F for char in raw):
         return "/"
     return raw

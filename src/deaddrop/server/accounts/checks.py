@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import re
+import threading
 import unicodedata
 import zoneinfo
+from collections.abc import Iterable
 from functools import cache
+
+from zxcvbn import zxcvbn
 
 from deaddrop.server.accounts import limits
 
@@ -19,6 +23,15 @@ _REGIONS = (
     "Africa", "America", "Antarctica", "Arctic", "Asia", "Atlantic", "Australia", "Europe",
     "Indian", "Pacific",
 )  # fmt: skip
+# zxcvbn's scores run 0–4; 3 ("safely unguessable") needs about 10^8 guesses or more: far
+# past any online attack, and slow offline against argon2.
+PASSWORD_MIN_SCORE = 3
+# zxcvbn's time grows with length and it refuses more than 72 characters; a password whose
+# first 72 are hard to guess is hard to guess.
+_SCORED_LENGTH = 72
+# zxcvbn keeps the words it is told to avoid in a module-wide dictionary, so two checks at
+# once in two threads would mix up each other's words.
+_ZXCVBN = threading.Lock()
 
 
 class InvalidField(ValueError):
@@ -42,15 +55,33 @@ def check_username(raw: str) -> str:
     return username
 
 
-def check_password(password: str, *, username: str = "") -> str:
-    """A new password: long enough, not absurdly long, and not the username itself."""
+def check_password(password: str, *, username: str = "", avoid: Iterable[str] = ()) -> str:
+    """A new password: long enough, not absurdly long, not the username itself, and not easy
+    to guess (zxcvbn: no common password, keyboard run, sequence, repeat or the `avoid` words
+    such as the person's names on their own). Takes tens of milliseconds: call it off the
+    event loop."""
     if len(password) < limits.PASSWORD_MIN:
         raise InvalidField(f"Use at least {limits.PASSWORD_MIN} characters for the password.")
     if len(password) > limits.PASSWORD_MAX:
         raise InvalidField(f"Use at most {limits.PASSWORD_MAX} characters for the password.")
     if username and password.strip().lower() == username:
         raise InvalidField("The password must not be the username.")
+    words = [word for word in (username, *avoid) if word]
+    with _ZXCVBN:
+        strength = zxcvbn(password[:_SCORED_LENGTH], user_inputs=words)
+    if strength["score"] < PASSWORD_MIN_SCORE:
+        feedback = strength["feedback"]
+        raise InvalidField(_too_easy(feedback["warning"], feedback["suggestions"]))
     return password
+
+
+def _too_easy(warning: str, suggestions: list[str]) -> str:
+    """Our verdict, then zxcvbn's own plain words for why and what to do instead."""
+    said = ["This password is too easy to guess."]
+    if warning:
+        said.append(warning)
+    said.extend(suggestions or ["Add another word or two. Uncommon words are better."])
+    return " ".join(said)
 
 
 def check_display_name(raw: str) -> str:

@@ -28,6 +28,8 @@ class SignUpForm:
     display_name: str = ""
     password: str = ""
     password_again: str = ""
+    next: str = "/"
+    """Where to go once signed up (an invitation, say); checked by `safe_next`."""
 
 
 @dataclass
@@ -97,27 +99,39 @@ def field(errors: Errors, name: str, check: Callable[[], T], fallback: T) -> T:
 
 
 def validate_sign_up(form: SignUpForm) -> tuple[SignUp, Errors]:
-    """Checked values and the messages for every refused field."""
+    """Checked values and the messages for every refused field, all of them at once (the
+    password check is slow: call this off the event loop)."""
     errors: Errors = {}
     username = field(errors, "username", lambda: check_username(form.username), "")
     display_name = field(errors, "display_name", lambda: check_display_name(form.display_name), "")
+    # Compared with what was typed even when the username itself was refused.
+    typed_name = username or form.username.strip().lower()
     password = field(
-        errors, "password", lambda: check_password(form.password, username=username), ""
+        errors,
+        "password",
+        lambda: check_password(form.password, username=typed_name, avoid=form.display_name.split()),
+        "",
     )
-    if "password" not in errors and form.password != form.password_again:
+    if form.password != form.password_again:
         errors["password_again"] = "The two passwords differ."
     return SignUp(username=username, display_name=display_name, password=password), errors
 
 
-def validate_new_password(form: PasswordForm, username: str) -> tuple[str, Errors]:
-    """The checked new password and the messages for every refused field."""
+def validate_new_password(
+    form: PasswordForm, username: str, display_name: str = ""
+) -> tuple[str, Errors]:
+    """The checked new password and the messages for every refused field (slow: call it off
+    the event loop)."""
     errors: Errors = {}
     if not form.old_password:
         errors["old_password"] = "Enter your current password."
     new = field(
-        errors, "new_password", lambda: check_password(form.new_password, username=username), ""
+        errors,
+        "new_password",
+        lambda: check_password(form.new_password, username=username, avoid=display_name.split()),
+        "",
     )
-    if "new_password" not in errors and form.new_password != form.new_password_again:
+    if form.new_password != form.new_password_again:
         errors["new_password_again"] = "The two new passwords differ."
     return new, errors
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from typing import Annotated, Any
 
 from litestar import Request, Router, get, post
@@ -30,29 +31,36 @@ from deaddrop.server.accounts.service import (
     do_change_password,
     do_sign_up,
     do_update_profile,
+    find_user,
 )
 from deaddrop.server.accounts.throttle import Throttle
 from deaddrop.server.db.dependencies import DB
 from deaddrop.server.render import FORM_REFUSED, client_ip, page, see_other
 
 Form = Body(media_type=RequestEncodingType.URL_ENCODED)
+USERNAME_TAKEN = "That username is taken. Choose another."
 AnyRequest = Request[Any, Any, Any]
 
 
 @get("/signup", name="signup")
-async def sign_up_page(viewer: Viewer) -> Template | Redirect:
-    """The sign-up form (a logged-in person goes home instead)."""
+async def sign_up_page(
+    viewer: Viewer, next_path: Annotated[str, QueryParameter(name="next")] = "/"
+) -> Template | Redirect:
+    """The sign-up form; `next` is where the new account goes (a logged-in person goes
+    there, or home, at once)."""
     if viewer is not None:
-        return see_other("/")
-    return _sign_up_form(SignUpForm(), {})
+        return see_other(safe_next(next_path))
+    return _sign_up_form(SignUpForm(next=safe_next(next_path)), {})
 
 
 @post("/signup")
 async def sign_up(
     request: AnyRequest, db: DB, data: Annotated[SignUpForm, Form]
 ) -> Template | Redirect:
-    """Create the account and log it in, or show what to fix."""
-    values, errors = validate_sign_up(data)
+    """Create the account and log it in, or show every field's problem at once."""
+    values, errors = await asyncio.to_thread(validate_sign_up, data)
+    if "username" not in errors and await find_user(db, values.username) is not None:
+        errors = {"username": USERNAME_TAKEN, **errors}  # first, as on the form
     if not errors:
         try:
             user = await do_sign_up(
@@ -61,13 +69,14 @@ async def sign_up(
                 password=values.password,
                 display_name=values.display_name,
             )
-        except UsernameTaken:
-            errors["username"] = "That username is taken. Choose another."
+        except UsernameTaken:  # taken in the moment since the look-up above
+            errors["username"] = USERNAME_TAKEN
     if errors:
+        data.next = safe_next(data.next)
         return _sign_up_form(data, errors, status_code=FORM_REFUSED)
     log_in(request, user)
     flash(request, f"Welcome to the Station, {user.display_name}.", category="success")
-    return see_other("/")
+    return see_other(safe_next(data.next))
 
 
 @get("/login", name="login")
@@ -90,7 +99,7 @@ async def login(
     """Log in, unless the password is wrong or too many attempts failed lately."""
     username = data.username.strip().lower()
     ip = client_ip(request)
-    wait = await throttle.retry_after(username=username, ip=ip)
+    wait = await throttle.claim(username=username, ip=ip)
     if wait is not None:
         minutes = -(-wait // 60)
         message = f"Too many failed attempts. Try again in {minutes} minute{'s' * (minutes != 1)}."
@@ -98,10 +107,9 @@ async def login(
             data, {"form": message}, status_code=429, headers={"Retry-After": str(wait)}
         )
     user = await authenticate(db, username=username, password=data.password)
-    if user is None:
-        await throttle.record_failure(username=username, ip=ip)
+    if user is None:  # the claim above already counted the failure
         return _login_form(data, {"form": "Wrong username or password."}, status_code=FORM_REFUSED)
-    await throttle.forget(username=username)
+    await throttle.succeeded(username=username, ip=ip)
     log_in(request, user)
     flash(request, f"Logged in as {user.display_name}.", category="success")
     return see_other(safe_next(data.next))
@@ -160,7 +168,9 @@ async def change_password(
     request: AnyRequest, db: DB, me: Me, data: Annotated[PasswordForm, Form]
 ) -> Template | Redirect:
     """Change the password (the current one is required) and end every other session."""
-    new_password, errors = validate_new_password(data, me.username)
+    new_password, errors = await asyncio.to_thread(
+        validate_new_password, data, me.username, me.display_name
+    )
     if not errors:
         try:
             await do_change_password(db, me, old=data.old_password, new=new_password)

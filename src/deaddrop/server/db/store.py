@@ -6,7 +6,7 @@ from datetime import datetime, timedelta
 from typing import Self
 
 from litestar.stores.base import NamespacedStore
-from sqlalchemy import ColumnElement, delete, or_, select
+from sqlalchemy import ColumnElement, delete, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from deaddrop.server.db.base import utcnow
@@ -47,6 +47,69 @@ class DatabaseStore(NamespacedStore):
             )
             await db.execute(statement)
             await db.commit()
+
+    async def increment(
+        self, key: str, amount: int = 1, expires_in: int | timedelta | None = None
+    ) -> int:
+        """Add `amount` to the counter under `key` and return the new count, atomically even
+        across processes; a missing or expired counter starts from 0 and expires after
+        `expires_in`, a live one keeps its expiry. A count never goes below 0."""
+        async with self.sessionmaker() as db:
+            while True:
+                # A conditional update on the value read (compare and swap): a writer that
+                # raced past us changed the row, so ours matches nothing and reads again.
+                row = (
+                    await db.execute(
+                        select(KeyValue.value, KeyValue.expires_at).where(
+                            KeyValue.namespace == self.namespace, KeyValue.key == key
+                        )
+                    )
+                ).first()
+                # End the read: SQLite cannot turn a read that another writer has since
+                # overtaken into a write, so each write starts a transaction of its own.
+                await db.rollback()
+                if row is None:
+                    count = max(0, amount)
+                    if await self._insert_new(db, key, count, expires_in):
+                        return count
+                    continue
+                old_value, old_expiry = row
+                live = old_expiry is None or old_expiry > utcnow()
+                count = max(0, (_as_count(old_value) if live else 0) + amount)
+                result = await db.execute(
+                    update(KeyValue)
+                    .where(
+                        KeyValue.namespace == self.namespace,
+                        KeyValue.key == key,
+                        KeyValue.value == old_value,
+                        KeyValue.expires_at.is_(None)
+                        if old_expiry is None
+                        else KeyValue.expires_at == old_expiry,
+                    )
+                    .values(
+                        value=str(count).encode(),
+                        expires_at=old_expiry if live else _expiry(expires_in),
+                    )
+                )
+                await db.commit()
+                if getattr(result, "rowcount", 0) == 1:
+                    return count
+
+    async def _insert_new(
+        self, db: AsyncSession, key: str, count: int, expires_in: int | timedelta | None
+    ) -> bool:
+        """Insert a first counter value; False when another writer inserted one first."""
+        statement = insert_for(db, KeyValue).values(
+            namespace=self.namespace,
+            key=key,
+            value=str(count).encode(),
+            expires_at=_expiry(expires_in),
+        )
+        result = await db.execute(
+            statement.on_conflict_do_nothing(index_elements=[KeyValue.namespace, KeyValue.key])
+        )
+        await db.commit()
+        return bool(getattr(result, "rowcount", 0) == 1)
 
     async def get(self, key: str, renew_for: int | timedelta | None = None) -> bytes | None:
         """The live value under `key`, optionally pushing its expiry `renew_for` into the future."""
@@ -113,6 +176,13 @@ class DatabaseStore(NamespacedStore):
             KeyValue.key == key,
             or_(KeyValue.expires_at.is_(None), KeyValue.expires_at > utcnow()),
         )
+
+
+def _as_count(value: bytes) -> int:
+    try:
+        return int(value)
+    except ValueError:
+        return 0  # not a counter: count afresh
 
 
 def _expiry(expires_in: int | timedelta | None) -> datetime | None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from datetime import datetime
 from typing import Annotated
+from urllib.parse import quote
 
 from litestar import Router, get, post
 from litestar.enums import RequestEncodingType
@@ -12,7 +13,8 @@ from litestar.plugins.flash import flash
 from litestar.response import Redirect, Template
 from sqlalchemy import select
 
-from deaddrop.server.accounts.auth import Me
+from deaddrop.engine.station.roles import MAX_PLAYERS, MIN_PLAYERS
+from deaddrop.server.accounts.auth import Me, Viewer
 from deaddrop.server.accounts.checks import offered_time_zones
 from deaddrop.server.accounts.models import User
 from deaddrop.server.db.dependencies import DB
@@ -123,22 +125,29 @@ async def lobby_page(
 
 
 @get("/join/{token:str}", name="station_invite")
-async def invite_page(db: DB, me: Me, token: FromPath[str]) -> Template | Redirect:
-    """The invitation: what the game is and a button to join it."""
+async def invite_page(db: DB, viewer: Viewer, token: FromPath[str]) -> Template | Redirect:
+    """The invitation, to anyone with the link: the game, its host and how many have joined;
+    a button to join it, or (without an account) Sign up and Log in that come back here."""
     game = await access_game_by_invite(db, token)
-    seated = await db.scalar(
-        select(StationSeat.id).where(StationSeat.game_id == game.id, StationSeat.user_id == me.id)
-    )
-    if seated is not None:
-        return see_other(lobby_path(game))
+    if viewer is not None:
+        seated = await db.scalar(
+            select(StationSeat.id).where(
+                StationSeat.game_id == game.id, StationSeat.user_id == viewer.id
+            )
+        )
+        if seated is not None:
+            return see_other(lobby_path(game))
     host = await db.get(User, game.host_id)
     return page(
         "station/lobby/join.html",
-        viewer=me,
+        viewer=viewer,
         game=game,
         host_name=host.display_name if host else "",
         token=token,
+        here=f"/join/{quote(token, safe='')}",
         day_lengths=dict(DAY_LENGTHS),
+        min_players=MIN_PLAYERS,
+        max_players=MAX_PLAYERS,
     )
 
 

@@ -176,7 +176,9 @@ async def do_join(db: AsyncSession, game: StationGame, user: User) -> None:
     try:
         await commit(db)
     except Conflict:
+        # The rollback expired both rows; read them again before asking who sits there.
         await db.refresh(game)
+        await db.refresh(user)
         if await _seated(db, game, user):
             return  # a double click: the first one joined
         raise Refused("The lobby changed at that moment; try joining again.") from None
