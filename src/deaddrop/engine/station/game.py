@@ -119,7 +119,13 @@ def apply_day(state: StationState, actions: Sequence[A.DayAction]) -> StationSta
                 whispers.append(Whisper(state.day, action.seat, action.recipient, action.text))
         except IllegalAction as error:
             raise BatchRefused(index, error) from None
-    return evolve(state, operations=tuple(operations), votes=tuple(votes), whispers=tuple(whispers))
+    return evolve(
+        state,
+        operations=tuple(operations),
+        votes=tuple(votes),
+        whispers=tuple(whispers),
+        done=tuple(done),  # S41: a batch's done marks count like one-by-one ones
+    )
 
 
 def replay(setup: StationSetup, log: Iterable[A.Action]) -> StationState:
