@@ -41,6 +41,12 @@ def choose_day(
     return chosen, rng
 
 
+def decide_day(seen: Mapping[str, Any], rng: Rng) -> tuple[list[A.Action], Rng]:
+    """The random bot's day for the seat whose view this is (S42: the view alone)."""
+    seat_of = {entry["codename"]: index for index, entry in enumerate(seen["roster"])}
+    return choose_day(seen["me"], seat_of, seat_of[seen["me"]["codename"]], rng)
+
+
 def random_game(
     players: Sequence[str], seed: int, *, max_days: int = 10
 ) -> tuple[StationState, list[A.Action]]:
