@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -157,3 +158,26 @@ def test_the_report_in_words(capsys: pytest.CaptureFixture[str]) -> None:
         assert words in out
     for words in ("mean game length", "Day 10 Pouch", "games/s"):
         assert words in out
+
+
+@pytest.mark.parametrize("name,magic", [("rates.png", b"\x89PNG\r\n"), ("rates.SVG", b"<?xml")])
+def test_plot_writes_png_or_svg_by_the_files_ending(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, name: str, magic: bytes
+) -> None:
+    path = tmp_path / name
+    data = _json(capsys, "--players", "6", "--games", "4", "--plot", str(path))
+    assert data["games"] == 4  # --json still prints the one object
+    assert path.read_bytes().startswith(magic)
+    if name.endswith("SVG"):
+        assert b"<svg" in path.read_bytes()
+
+
+@pytest.mark.parametrize("name,message", [("rates.jpg", "must end in .png or .svg")])
+def test_plot_refuses_another_ending_or_folder_before_playing(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, name: str, message: str
+) -> None:
+    for path, words in ((tmp_path / name, message), (tmp_path / "no" / "r.png", "no folder")):
+        assert main(["station", "simulate", "--games", "1", "--plot", str(path)]) == 2
+        captured = capsys.readouterr()
+        assert words in captured.err and len(captured.err.strip().splitlines()) == 1
+        assert captured.out == "" and not path.exists()

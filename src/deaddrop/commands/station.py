@@ -57,6 +57,9 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     simulate.add_argument("--games", type=_positive, default=100)
     simulate.add_argument("--seed", type=int, default=1)
     simulate.add_argument("--json", action="store_true", help="print one JSON object")
+    simulate.add_argument(
+        "--plot", type=Path, metavar="FILE", help="also draw the win rates (.png or .svg)"
+    )
     simulate.set_defaults(handler=run_simulate)
 
 
@@ -173,15 +176,24 @@ def run_random_games(args: argparse.Namespace) -> int:
 def run_simulate(args: argparse.Namespace) -> int:
     """Play bot levels against each other; print the results, or one JSON object (--json)."""
     from deaddrop.bots.station.registry import UnknownLevel
+    from deaddrop.station_sim.plot import plot_format, plot_win_rates
     from deaddrop.station_sim.simulate import simulate
 
     try:
+        if args.plot is not None:
+            plot_format(args.plot)  # refused before any game is played
         report = simulate(
             args.players, args.games, args.seed, args.station, args.ring, args.defector
         )
     except (UnknownLevel, ValueError) as error:
         print(f"station simulate: {error}", file=sys.stderr)
         return 2
+    if args.plot is not None:
+        try:
+            plot_win_rates([report.to_json()], args.plot)
+        except OSError as error:
+            print(f"station simulate: --plot: {error.strerror}: {args.plot}", file=sys.stderr)
+            return 2
     if args.json:
         print(json.dumps(report.to_json()))
         return 0
