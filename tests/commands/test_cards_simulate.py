@@ -9,8 +9,8 @@ from math import sqrt
 import pytest
 
 from deaddrop.cards_sim.simulate import seating, simulate
-from deaddrop.cards_sim.stats import Z95, percentile, wilson
 from deaddrop.cli import main
+from deaddrop.stats import Z95, percentile, wilson
 
 
 def _json(capsys: pytest.CaptureFixture[str], *args: str) -> dict[str, object]:

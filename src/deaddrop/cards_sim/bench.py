@@ -15,10 +15,10 @@ from deaddrop.bots.cards.base import CardsBot
 from deaddrop.bots.cards.play import Table, play_game
 from deaddrop.bots.cards.random_bot import RandomBot
 from deaddrop.bots.cards.registry import make_bot
-from deaddrop.cards_sim.stats import percentile
 from deaddrop.engine.cards.actions import Action
 from deaddrop.engine.cards.state import Setup
 from deaddrop.engine.core.rng import Rng
+from deaddrop.stats import percentile
 
 
 def random_games_per_s(players: int, seconds: float, runs: int, seed: int = 1) -> list[float]:

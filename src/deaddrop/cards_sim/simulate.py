@@ -22,9 +22,9 @@ from typing import Any
 
 from deaddrop.bots.cards.play import DEFAULT_TURN_CAP, play_game
 from deaddrop.bots.cards.registry import make_bot
-from deaddrop.cards_sim.stats import wilson
 from deaddrop.engine.cards.state import Options, Setup
 from deaddrop.engine.core.rng import Rng
+from deaddrop.stats import wilson
 
 
 def seating(bots: int, players: int, game: int) -> list[int]:

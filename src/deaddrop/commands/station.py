@@ -1,4 +1,4 @@
-"""`deaddrop station …`: adjudicate scenarios, benchmark the Pouch, write random games."""
+"""`deaddrop station …`: adjudicate scenarios, benchmark the Pouch, write random games, simulate."""
 
 from __future__ import annotations
 
@@ -25,7 +25,7 @@ BIRD_PLAYERS = [f"player{i}" for i in range(1, 11)]
 
 
 def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    """Add `station adjudicate`, `station bench` and `station random-games`."""
+    """Add `station adjudicate`, `bench`, `random-games` and `simulate`."""
     station = commands.add_parser("station", help="Station: the hidden-role game")
     sub = station.add_subparsers(dest="station_command", required=True, metavar="COMMAND")
 
@@ -46,6 +46,32 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     games.add_argument("--players", type=int, default=10, choices=range(6, 11))
     games.add_argument("--seed", type=int, default=1)
     games.set_defaults(handler=run_random_games)
+
+    simulate = sub.add_parser("simulate", help="bot levels play many games; win rates and speed")
+    simulate.add_argument("--players", type=int, default=8, choices=range(6, 11))
+    simulate.add_argument("--station", default="random", metavar="BOT", help="the Station's level")
+    simulate.add_argument("--ring", default="random", metavar="BOT", help="the Ring's level")
+    simulate.add_argument(
+        "--defector", default=None, metavar="BOT", help="the Defector's level (default: --station)"
+    )
+    simulate.add_argument("--games", type=_positive, default=100)
+    simulate.add_argument("--seed", type=int, default=1)
+    simulate.add_argument("--json", action="store_true", help="print one JSON object")
+    simulate.add_argument(
+        "--plot", type=Path, metavar="FILE", help="also draw the win rates (.png or .svg)"
+    )
+    simulate.set_defaults(handler=run_simulate)
+
+
+def _positive(text: str) -> int:
+    """An argparse type: a whole number of at least 1."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
+    return value
 
 
 def run_adjudicate(args: argparse.Namespace) -> int:
@@ -145,3 +171,54 @@ def run_random_games(args: argparse.Namespace) -> int:
         path.write_text(json.dumps(scenario, indent=1) + "\n", encoding="utf-8")
     print(f"wrote {args.games} games to {args.directory}")
     return 0
+
+
+def run_simulate(args: argparse.Namespace) -> int:
+    """Play bot levels against each other; print the results, or one JSON object (--json)."""
+    from deaddrop.bots.station.registry import UnknownLevel
+    from deaddrop.station_sim.plot import plot_format, plot_win_rates
+    from deaddrop.station_sim.simulate import simulate
+
+    try:
+        if args.plot is not None:
+            plot_format(args.plot)  # refused before any game is played
+        report = simulate(
+            args.players, args.games, args.seed, args.station, args.ring, args.defector
+        )
+    except (UnknownLevel, ValueError) as error:
+        print(f"station simulate: {error}", file=sys.stderr)
+        return 2
+    if args.plot is not None:
+        try:
+            plot_win_rates([report.to_json()], args.plot)
+        except OSError as error:
+            print(f"station simulate: --plot: {error.strerror}: {args.plot}", file=sys.stderr)
+            return 2
+    if args.json:
+        print(json.dumps(report.to_json()))
+        return 0
+    for line in _simulate_lines(report.to_json()):
+        print(line)
+    return 0
+
+
+def _simulate_lines(result: dict[str, Any]) -> list[str]:
+    """The report in words: each side's wins with its interval, the Defector, length, speed."""
+    games, bots = result["games"], result["bots"]
+    levels = f"Station {bots['station']}, Ring {bots['ring']}"
+    if bots["defector"] is not None:
+        levels += f", Defector {bots['defector']}"
+    lines = [f"{result['players']} players, {games} games ({levels})"]
+    lines.append(f"{'side':<9}{'wins':>7}{'win rate':>10}   95% interval")
+    for side in ("station", "ring"):
+        low, high = result["ci95"][side]
+        rate = result["win_rate"][side]
+        wins = result["wins"][side]
+        lines.append(f"{side.title():<9}{wins:>7}{rate:>10.1%}   {low:.1%} – {high:.1%}")
+    if bots["defector"] is not None:
+        share = result["defector_wins"] / games
+        lines.append(f"Defector's own wins (S25): {result['defector_wins']} ({share:.1%})")
+    lines.append(f"mean game length: {result['mean_days']:.2f} days")
+    lines.append(f"games reaching the Day 10 Pouch: {result['day10_share']:.1%}")
+    lines.append(f"games/s: {result['games_per_s']:,.1f}")
+    return lines

@@ -15,6 +15,8 @@ from deaddrop.engine.station import (
     setup_from_deal,
     start,
 )
+from deaddrop.engine.station.actions import DayAction
+from deaddrop.engine.station.game import apply_day
 from deaddrop.engine.station.views import view
 
 SIX = [
@@ -54,3 +56,15 @@ def test_s41_marks_clear_at_the_pouch_and_the_burned_do_not_count() -> None:
     with pytest.raises(IllegalAction) as refused:
         apply(state, MarkDone(0))
     assert refused.value.code == "S8"
+
+
+def test_s41_apply_day_keeps_the_done_marks_of_a_batch() -> None:
+    state = start(setup_from_deal(SIX))
+    batch: list[DayAction] = [MarkDone(seat) for seat in range(6)]
+    batch.append(MarkDone(2, done=False))
+    fast = apply_day(state, batch)
+    slow = state
+    for action in batch:
+        slow, _ = apply(slow, action)
+    assert fast.done == (True, True, False, True, True, True)
+    assert fast == slow

@@ -16,7 +16,7 @@ from deaddrop.engine.station.views import view
 def choose_day(
     me: Mapping[str, Any], seat_of: Mapping[str, int], seat: int, rng: Rng
 ) -> tuple[list[A.Action], Rng]:
-    """Random saves for one day from the seat's own view section (`view(...)["me"]`)."""
+    """Random saves (and a done mark) for one day from the seat's view section `view(...)["me"]`."""
     options = me["options"]
     chosen: list[A.Action] = []
     roll, rng = rng.below(4)
@@ -35,7 +35,16 @@ def choose_day(
     for _ in range(count if options["whisper_recipients"] else 0):
         recipient, rng = rng.choice(options["whisper_recipients"])
         chosen.append(A.SendWhisper(seat, seat_of[recipient], f"note {rng.state % 997}"))
+    roll, rng = rng.below(3)
+    if roll == 0:
+        chosen.append(A.MarkDone(seat))  # S41: done for the day, now and then
     return chosen, rng
+
+
+def decide_day(seen: Mapping[str, Any], rng: Rng) -> tuple[list[A.Action], Rng]:
+    """The random bot's day for the seat whose view this is (S42: the view alone)."""
+    seat_of = {entry["codename"]: index for index, entry in enumerate(seen["roster"])}
+    return choose_day(seen["me"], seat_of, seat_of[seen["me"]["codename"]], rng)
 
 
 def random_game(

@@ -8,6 +8,7 @@ from __future__ import annotations
 from enum import StrEnum
 
 from deaddrop.engine.core.errors import IllegalAction
+from deaddrop.engine.station.claims import check_post_claims
 from deaddrop.engine.station.roles import TEXT_LIMIT, is_ring
 from deaddrop.engine.station.state import StationState
 
@@ -61,6 +62,7 @@ def check_post(state: StationState, seat: int, channel: Channel, text: str) -> N
             return  # S26: the game is over; every player may talk it through on the Floor
         if not alive:
             raise IllegalAction("S28", "burned players read the Floor but cannot post")
+        check_post_claims(state, text)  # S43: a Floor post may carry claims
         return
     if state.over:
         raise IllegalAction("S26", f"the {channel.value} channel is closed; the game is over")
@@ -69,6 +71,7 @@ def check_post(state: StationState, seat: int, channel: Channel, text: str) -> N
             raise IllegalAction("S29", "only the Ring posts in the Ring Channel")
         if not alive:
             raise IllegalAction("S29", "a burned Ring member can read but no longer post")
+        check_post_claims(state, text)  # S43: and so may a Ring Channel message
         return
     if channel is Channel.ARCHIVE:
         if alive:

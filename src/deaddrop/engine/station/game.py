@@ -10,6 +10,7 @@ from deaddrop.engine.core.events import Audience, Event
 from deaddrop.engine.core.records import evolve
 from deaddrop.engine.station import actions as A
 from deaddrop.engine.station.cable import death_json, reveal_json, vote_json
+from deaddrop.engine.station.claims import check_post_claims
 from deaddrop.engine.station.pouch import resolve_pouch
 from deaddrop.engine.station.roles import is_ring
 from deaddrop.engine.station.setup import StationSetup, start
@@ -46,6 +47,7 @@ def apply(state: StationState, action: A.Action) -> Transition:
         return _set_vote(state, action.seat, None)
     if isinstance(action, A.SendWhisper):
         A.check_whisper(state, action)
+        check_post_claims(state, action.text)  # S43: a whisper may carry claims
         return _whisper(state, action)
     if isinstance(action, A.EditFinalCable):
         A.check_final_cable(state, action)
@@ -115,11 +117,18 @@ def apply_day(state: StationState, actions: Sequence[A.DayAction]) -> StationSta
                 if count is None:
                     count = A.whispers_sent_today(state, action.seat)
                 A.check_whisper(state, action, count)
+                check_post_claims(state, action.text)  # S43
                 sent[action.seat] = count + 1
                 whispers.append(Whisper(state.day, action.seat, action.recipient, action.text))
         except IllegalAction as error:
             raise BatchRefused(index, error) from None
-    return evolve(state, operations=tuple(operations), votes=tuple(votes), whispers=tuple(whispers))
+    return evolve(
+        state,
+        operations=tuple(operations),
+        votes=tuple(votes),
+        whispers=tuple(whispers),
+        done=tuple(done),  # S41: a batch's done marks count like one-by-one ones
+    )
 
 
 def replay(setup: StationSetup, log: Iterable[A.Action]) -> StationState:

@@ -1,4 +1,4 @@
-"""Interval arithmetic for win rates."""
+"""Statistics shared by the simulators of both games: Wilson intervals and percentiles."""
 
 from __future__ import annotations
 

@@ -1,0 +1,1 @@
+"""Station balance simulation: bots play whole games; win rates, intervals and speed."""

@@ -1,0 +1,154 @@
+"""Play many Station games between bot levels, one level per side, and sum up who wins.
+
+Seats. Game g's table seed comes from one generator seeded with the run's seed, and the deal
+draws from it (S4): which role sits at which join position, and so who is the earliest-joined
+Ring heir (S11), changes from game to game. The bots of a day act in an order shuffled every
+day, so no seat always sees the others' live votes (S21) before it votes.
+
+Bots. A seat's level is chosen by its faction (the Station's, the Ring's, the Defector's). Each
+seat decides from `view(state, seat)` after a JSON round trip, never from the state (S42), and
+every save goes through `apply`, the same checks as a person's.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from deaddrop.bots.station.registry import DecideDay, level
+from deaddrop.engine.core.rng import Rng
+from deaddrop.engine.station.actions import ResolvePouch
+from deaddrop.engine.station.game import apply
+from deaddrop.engine.station.roles import FACTION, LAST_DAY, ROLE_TABLE, Faction
+from deaddrop.engine.station.setup import StationSetup, start
+from deaddrop.engine.station.state import StationState
+from deaddrop.engine.station.views import view
+from deaddrop.stats import wilson
+
+SIDES = ("station", "ring", "defector")
+
+
+def has_defector(players: int) -> bool:
+    """Whether a table of this size deals a Defector (S1: 8 and 10 players)."""
+    return "defector" in ROLE_TABLE[players]
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """How one game ended."""
+
+    winner: str
+    """station or ring (S24)."""
+    defector_won: bool
+    """The Defector's personal win (S25)."""
+    days: int
+    """The day of the last Pouch."""
+
+
+def seen_by(state: StationState, seat: int) -> Mapping[str, Any]:
+    """What a bot gets: a JSON round-trip copy of the seat's view, nothing shared with the state."""
+    loaded: Mapping[str, Any] = json.loads(json.dumps(view(state, seat)))
+    return loaded
+
+
+def play_game(players: int, seed: int, deciders: Mapping[Faction, DecideDay]) -> Outcome:
+    """One game from a table seed, each seat played by its faction's bot level."""
+    rng = Rng.from_seed(seed ^ 0x5EED)  # the bots' and the day order's draws, not the deal's
+    names = tuple(f"player{i}" for i in range(1, players + 1))
+    state = start(StationSetup(names, seed))
+    bots: list[tuple[DecideDay, Rng]] = []
+    for place in state.seats:
+        bot_seed, rng = rng.next_u64()
+        bots.append((deciders[FACTION[place.role]], Rng.from_seed(bot_seed)))
+    while not state.over:
+        order, rng = rng.shuffled(state.living())
+        for seat in order:
+            decide, own = bots[seat]
+            actions, own = decide(seen_by(state, seat), own)
+            bots[seat] = (decide, own)
+            for action in actions:
+                state, _ = apply(state, action)  # S42: a bot's save is checked like anyone's
+        state, _ = apply(state, ResolvePouch())
+    assert state.winner is not None
+    return Outcome(state.winner, state.defector_won, state.history[-1].day)
+
+
+@dataclass(slots=True)
+class Report:
+    """The sum of a run; every figure comes from these exact counts."""
+
+    players: int
+    games: int
+    bots: dict[str, str | None]
+    """The level of each side; the Defector's is None at a table without one."""
+    station_wins: int = 0
+    ring_wins: int = 0
+    defector_wins: int = 0
+    total_days: int = 0
+    day10_games: int = 0
+    """Games that reached the Day 10 Pouch."""
+    seconds: float = 0.0
+
+    def to_json(self) -> dict[str, Any]:
+        """The `station simulate --json` object: exactly these keys."""
+        games = self.games
+        station_ci, ring_ci = wilson(self.station_wins, games), wilson(self.ring_wins, games)
+        return {
+            "players": self.players,
+            "games": games,
+            "bots": dict(self.bots),
+            "wins": {"station": self.station_wins, "ring": self.ring_wins},
+            "defector_wins": self.defector_wins,
+            "win_rate": {"station": self.station_wins / games, "ring": self.ring_wins / games},
+            "ci95": {"station": list(station_ci), "ring": list(ring_ci)},
+            "mean_days": self.total_days / games,
+            "day10_share": self.day10_games / games,
+            "games_per_s": games / self.seconds if self.seconds > 0 else 0.0,
+        }
+
+
+def simulate(
+    players: int,
+    games: int,
+    seed: int,
+    station: str,
+    ring: str,
+    defector: str | None = None,
+    *,
+    progress: Callable[[int], None] | None = None,
+) -> Report:
+    """Play `games` games at `players` seats; UnknownLevel for a level that does not exist.
+
+    The Defector plays the Station's level unless `defector` names one; a Defector level for a
+    table without a Defector is a ValueError.
+    """
+    if games < 1:
+        raise ValueError("play at least one game")
+    if defector is not None and not has_defector(players):
+        raise ValueError(f"a table of {players} has no Defector (only 8 and 10 players do)")
+    defector_level = (defector or station) if has_defector(players) else None
+    deciders = {
+        Faction.STATION: level(station),
+        Faction.RING: level(ring),
+        Faction.NEUTRAL: level(defector_level or station),
+    }
+    report = Report(players, games, {"station": station, "ring": ring, "defector": defector_level})
+    rng = Rng.from_seed(seed)
+    started = time.perf_counter()
+    for game in range(games):
+        table_seed, rng = rng.next_u64()
+        outcome = play_game(players, table_seed, deciders)
+        if outcome.winner == "station":
+            report.station_wins += 1
+        else:
+            report.ring_wins += 1
+        report.defector_wins += outcome.defector_won
+        report.total_days += outcome.days
+        report.day10_games += outcome.days == LAST_DAY
+        if progress is not None:
+            progress(game + 1)
+    report.seconds = time.perf_counter() - started
+    return report
