@@ -23,6 +23,7 @@ from litestar.stores.base import Store
 from litestar.stores.redis import RedisStore
 from litestar.template import TemplateConfig
 
+from deaddrop.server import favicon
 from deaddrop.server.accounts import routes as account_routes
 from deaddrop.server.accounts.auth import provide_me, provide_viewer
 from deaddrop.server.accounts.throttle import LoginThrottle
@@ -35,9 +36,10 @@ from deaddrop.server.db.store import DatabaseStore
 from deaddrop.server.errors import EXCEPTION_HANDLERS
 from deaddrop.server.live.wakeup import channels_plugin
 from deaddrop.server.mail.mailer import Mailer
+from deaddrop.server.nul_guard import refuse_nul
 from deaddrop.server.pages import routes as page_routes
 from deaddrop.server.render import jinja_environment
-from deaddrop.server.security_headers import security_headers
+from deaddrop.server.security_headers import add_security_headers
 from deaddrop.server.sessions import SessionConfig
 from deaddrop.server.settings import Settings
 from deaddrop.server.station import api as station_api
@@ -53,6 +55,7 @@ from deaddrop.server.station.runner import PouchRunner
 
 STATIC_DIR = Path(__file__).parent / "static"
 ROUTERS: tuple[Router, ...] = (page_routes.router, account_routes.router, api_routes.router)
+ROUTERS += (favicon.router,)  # the site's icon
 ROUTERS += (tab_routes.router,)  # Station: the five tabs and the spectator's view
 # Station: lobby, the day's saves, the host's tools, JSON views and the scenario file.
 ROUTERS += (station_lobby.router, station_routes.router, station_host.router, station_api.router)
@@ -149,7 +152,9 @@ def create_app(
             "clock": Provide(lambda: game_clock, sync_to_thread=False),
         },
         stores={"sessions": kv, "login-throttle": throttle_store},
-        middleware=[DefineMiddleware(security_headers), sessions.middleware],
+        # NUL is refused before the session (or any handler) takes it to the database.
+        middleware=[DefineMiddleware(refuse_nul), sessions.middleware],
+        before_send=[add_security_headers],  # every response, unmatched addresses included
         csrf_config=CSRFConfig(
             secret=settings.secret_key,
             cookie_name="deaddrop_csrf",

@@ -6,9 +6,17 @@ import logging
 from typing import Any
 
 from litestar import MediaType, Request, Response
-from litestar.exceptions import HTTPException, PermissionDeniedException, ValidationException
+from litestar.exceptions import (
+    ClientException,
+    HTTPException,
+    PermissionDeniedException,
+    ValidationException,
+)
 from litestar.response import Redirect
-from litestar.status_codes import HTTP_500_INTERNAL_SERVER_ERROR
+from litestar.status_codes import (
+    HTTP_413_REQUEST_ENTITY_TOO_LARGE,
+    HTTP_500_INTERNAL_SERVER_ERROR,
+)
 from litestar.types import ExceptionHandlersMap
 
 from deaddrop.server.accounts.auth import LoginRequired
@@ -38,6 +46,10 @@ EXPLANATIONS = {
 }
 
 
+class BadInput(ClientException):
+    """A request refused at the edge (400) with a detail written for the person, shown as is."""
+
+
 def is_api(request: Request[Any, Any, Any]) -> bool:
     """Whether the request is for the JSON API rather than a page."""
     path = request.url.path
@@ -52,6 +64,8 @@ def describe(exc: HTTPException) -> str:
         )
     if isinstance(exc, ValidationException):
         return "The request could not be read: some fields were missing or malformed."
+    if isinstance(exc, BadInput):
+        return exc.detail
     return EXPLANATIONS.get(exc.status_code) or exc.detail
 
 
@@ -60,6 +74,14 @@ def describe_for_api(exc: HTTPException) -> str:
     if isinstance(exc, PermissionDeniedException | ValidationException):
         return describe(exc)
     return exc.detail
+
+
+def too_large(request: Request[Any, Any, Any]) -> str:
+    """Why a body was refused as too large, with the limit it broke."""
+    limit = request.app.request_max_body_size
+    if not limit:
+        return EXPLANATIONS[413]
+    return f"{EXPLANATIONS[413][:-1]}: a form or a JSON body holds at most {limit:,} bytes."
 
 
 def error_response(
@@ -84,7 +106,10 @@ def error_response(
 
 def handle_http_exception(request: Request[Any, Any, Any], exc: HTTPException) -> Response[Any]:
     """Render a refused request (4xx) or a known server error with its status kept."""
-    message = describe_for_api(exc) if is_api(request) else describe(exc)
+    if exc.status_code == HTTP_413_REQUEST_ENTITY_TOO_LARGE:
+        message = too_large(request)
+    else:
+        message = describe_for_api(exc) if is_api(request) else describe(exc)
     response = error_response(request, exc.status_code, message)
     if exc.headers:
         response.headers.update(exc.headers)

@@ -1,10 +1,15 @@
-"""Security headers on every response, error pages and static files included."""
+"""Security headers on every response: pages, errors (404, 405, 413, 500), redirects, static
+files and live streams alike.
+
+Litestar's middleware wraps only the handlers a request matched, so an unknown address (404)
+or a wrong method (405) never passes through it. A `before_send` hook runs on every message
+the application sends, matched or not; that is where the headers are added.
+"""
 
 from __future__ import annotations
 
 from litestar.datastructures import MutableScopeHeaders
-from litestar.enums import ScopeType
-from litestar.types import ASGIApp, Message, Receive, Scope, Send
+from litestar.types import Message, Scope
 
 # No inline script or style anywhere, so the policy can be strict.
 CONTENT_SECURITY_POLICY = (
@@ -19,22 +24,11 @@ HEADERS = {
 }
 
 
-def security_headers(app: ASGIApp) -> ASGIApp:
-    """ASGI middleware factory adding `HEADERS` to every HTTP response."""
-
-    async def middleware(scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != ScopeType.HTTP:
-            await app(scope, receive, send)
-            return
-
-        async def send_with_headers(message: Message) -> None:
-            if message["type"] == "http.response.start":
-                headers = MutableScopeHeaders.from_message(message)
-                for name, value in HEADERS.items():
-                    if name not in headers:
-                        headers[name] = value
-            await send(message)
-
-        await app(scope, receive, send_with_headers)
-
-    return middleware
+async def add_security_headers(message: Message, scope: Scope) -> None:
+    """`before_send` hook: add `HEADERS` to the start of every HTTP response."""
+    if message["type"] != "http.response.start":
+        return
+    headers = MutableScopeHeaders.from_message(message)
+    for name, value in HEADERS.items():
+        if name not in headers:
+            headers[name] = value

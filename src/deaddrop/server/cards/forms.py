@@ -18,6 +18,7 @@ from deaddrop.engine.cards import (
 from deaddrop.server.cards.refusals import Refused
 from deaddrop.server.cards.runtime import PUBLIC_TURN_SECONDS
 from deaddrop.server.cards.service import ActionMaker, TableForm
+from deaddrop.server.numbers import BadNumber, optional_number, whole_number
 
 Fields = Mapping[str, str]
 _TRUE = {"yes", "on", "true", "1"}
@@ -34,8 +35,8 @@ def number(fields: Fields, name: str, default: int | None = None) -> int:
     if not raw and default is not None:
         return default
     try:
-        return int(raw)
-    except ValueError:
+        return whole_number(raw, name)
+    except BadNumber:
         raise Refused(f"Choose a {name.replace('_', ' ')}.") from None
 
 
@@ -74,19 +75,20 @@ def solo_form(fields: Fields) -> TableForm:
 
 def version_of(fields: Fields) -> int | None:
     """The table version the page was built from, when the form sent one."""
-    raw = fields.get("version", "").strip()
-    if not raw:
-        return None
-    if not raw.isdigit():
-        raise Refused("The form is malformed; reload the page.")
-    return int(raw)
+    try:
+        return optional_number(fields.get("version"), "version")
+    except BadNumber:
+        raise Refused("The form is malformed; reload the page.") from None
 
 
 def _pair(raw: str) -> tuple[int, int]:
     parts = raw.replace("+", "-").split("-")
-    if len(parts) != 2 or not all(part.strip().isdigit() for part in parts):
+    if len(parts) != 2:
         raise Refused("Choose two cards.")
-    return (int(parts[0]), int(parts[1]))
+    try:
+        return (whole_number(parts[0], "pair"), whole_number(parts[1], "pair"))
+    except BadNumber:
+        raise Refused("Choose two cards.") from None
 
 
 def action_maker(fields: Fields) -> ActionMaker:

@@ -23,6 +23,7 @@ from deaddrop.server.cards.identity import Who
 from deaddrop.server.cards.present import Namer, log_line, seat_strip
 from deaddrop.server.cards.service import load_actions, setup_of
 from deaddrop.server.db.dependencies import DB
+from deaddrop.server.numbers import whole_number
 from deaddrop.server.render import page
 
 WhoDep = NamedDependency[Who]
@@ -55,18 +56,21 @@ async def replay_page(
     viewer: Viewer,
     who: WhoDep,
     table_id: FromPath[str],
-    step: FromQuery[int] = 0,
+    step: FromQuery[str] = "0",
     seat: FromQuery[str] = "all",
 ) -> Template:
     """Step through a finished game from one seat's point of view, or with all cards shown."""
+    wanted_step = whole_number(step, "step")
+    seat_index = None if seat == "all" else whole_number(seat, "seat")
     context = await access_table_for_watcher(db, table_id, who)
     _finished(context)
     actions = await load_actions(db, context.table)
-    step = max(0, min(step, len(actions)))
+    shown = min(wanted_step, len(actions))
     state = new_game(setup_of(context.table))
-    for action in actions[:step]:
+    for action in actions[:shown]:
         state, _ = apply_action(state, action)
-    seat_index = int(seat) if seat.isdigit() and int(seat) < context.table.players else None
+    if seat_index is not None and seat_index >= context.table.players:
+        seat_index = None  # no such seat: the whole table, as for "all"
     namer = Namer(context.seats, seat_index)
     if seat_index is None:
         # The game is over: every card of it may be shown, private trades included.
@@ -82,7 +86,7 @@ async def replay_page(
         viewer=viewer,
         table=context.table,
         seats=context.seats,
-        step=step,
+        step=shown,
         steps=len(actions),
         seat=seat if seat_index is not None else "all",
         strip=seat_strip(seen, context.seats, seat_index),

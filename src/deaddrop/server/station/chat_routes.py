@@ -16,6 +16,7 @@ from litestar.response import Template
 from deaddrop.engine.station import SendWhisper
 from deaddrop.server.accounts.auth import Me, Viewer
 from deaddrop.server.db.dependencies import DB
+from deaddrop.server.numbers import optional_number
 from deaddrop.server.render import page
 from deaddrop.server.station.access import (
     GameContext,
@@ -118,20 +119,22 @@ async def chat_history(
     me: Me,
     game_id: FromPath[str],
     channel: FromPath[str],
-    before: FromQuery[int | None] = None,
+    before: FromQuery[str | None] = None,
 ) -> Template:
     """A channel's history, paging back from message id `before`."""
+    older_than = optional_number(before, "before")
     context = await access_game_for_player(db, game_id, me)
-    return await _history_page(db, context, channel, before, f"/games/{game_id}", me)
+    return await _history_page(db, context, channel, older_than, f"/games/{game_id}", me)
 
 
 @get("/watch/{token:str}/chat/floor", name="station_watch_chat_history")
 async def watch_chat_history(
-    db: DB, viewer: Viewer, token: FromPath[str], before: FromQuery[int | None] = None
+    db: DB, viewer: Viewer, token: FromPath[str], before: FromQuery[str | None] = None
 ) -> Template:
     """The Floor's history behind a spectator link (S28: spectators read the Floor)."""
+    older_than = optional_number(before, "before")
     context = await access_game_for_spectator(db, token, viewer)
-    return await _history_page(db, context, "floor", before, f"/watch/{token}", viewer)
+    return await _history_page(db, context, "floor", older_than, f"/watch/{token}", viewer)
 
 
 router = Router(path="/", route_handlers=[post_message, whisper, chat_history, watch_chat_history])

@@ -8,11 +8,12 @@ from dataclasses import dataclass
 
 from deaddrop.server.accounts.checks import InvalidField, check_time_zone
 from deaddrop.server.accounts.forms import Errors, field
+from deaddrop.server.numbers import BadNumber, whole_number
 from deaddrop.server.station import rules
 from deaddrop.server.station.models import TITLE_MAX
 from deaddrop.server.station.service import NewGame
 
-_TIME = re.compile(r"([01]?\d|2[0-3]):([0-5]\d)")
+_TIME = re.compile(r"([01]?[0-9]|2[0-3]):([0-5][0-9])")
 DAY_LENGTHS: tuple[tuple[int, str], ...] = (
     (24 * 60, "24 hours (one move a day)"),
     (12 * 60, "12 hours"),
@@ -68,8 +69,8 @@ def check_pouch_time(raw: str) -> int:
 def check_day_minutes(raw: str) -> int:
     """A day length in whole minutes, from 5 minutes to 24 hours."""
     try:
-        minutes = int(raw.strip())
-    except ValueError:
+        minutes = whole_number(raw, "day_minutes")
+    except BadNumber:
         raise InvalidField("Choose a day length from the list.") from None
     if not rules.MIN_DAY_MINUTES <= minutes <= rules.MAX_DAY_MINUTES:
         raise InvalidField("A day lasts from 5 minutes to 24 hours.")
@@ -79,8 +80,8 @@ def check_day_minutes(raw: str) -> int:
 def check_minutes(raw: str, choices: tuple[tuple[int, str], ...]) -> int:
     """One of the offered durations, in minutes."""
     try:
-        minutes = int(raw.strip())
-    except ValueError:
+        minutes = whole_number(raw, "minutes")
+    except BadNumber:
         raise InvalidField("Choose a duration from the list.") from None
     if minutes not in dict(choices):
         raise InvalidField("Choose a duration from the list.")

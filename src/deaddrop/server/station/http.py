@@ -6,11 +6,13 @@ from __future__ import annotations
 from typing import Any
 
 from litestar import MediaType, Request, Response
+from litestar.exceptions import SerializationException
 from litestar.plugins.flash import flash
 from litestar.response import Redirect
 
 from deaddrop.server.accounts.auth import safe_next
 from deaddrop.server.errors import is_api
+from deaddrop.server.numbers import BadNumber, optional_number
 from deaddrop.server.render import see_other
 from deaddrop.server.station.refusals import Refused
 
@@ -25,7 +27,7 @@ async def fields_of(request: AnyRequest) -> dict[str, str]:
     if is_api(request) or request.content_type[0] == MediaType.JSON:
         try:
             data = await request.json()
-        except Exception:
+        except SerializationException:  # not JSON; a body too large stays a 413
             raise Refused("Send the fields as a JSON object.") from None
         if not isinstance(data, dict):
             raise Refused("Send the fields as a JSON object.")
@@ -53,12 +55,10 @@ def flag(fields: dict[str, str], name: str) -> bool:
 
 def version_of(fields: dict[str, str]) -> int | None:
     """The `version` the client's page was built from, if it sent one."""
-    raw = fields.get("version", "").strip()
-    if not raw:
-        return None
-    if not raw.isdigit():
-        raise Refused("The form's version is malformed; reload the page.")
-    return int(raw)
+    try:
+        return optional_number(fields.get("version"), "version")
+    except BadNumber:
+        raise Refused("The form's version is malformed; reload the page.") from None
 
 
 def back_to(request: AnyRequest, fields: dict[str, str], default: str) -> str:

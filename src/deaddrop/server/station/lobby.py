@@ -18,6 +18,7 @@ from deaddrop.server.accounts.auth import Me, Viewer
 from deaddrop.server.accounts.checks import offered_time_zones
 from deaddrop.server.accounts.models import User
 from deaddrop.server.db.dependencies import DB
+from deaddrop.server.numbers import BadNumber, whole_number
 from deaddrop.server.render import FORM_REFUSED, page, see_other
 from deaddrop.server.station.access import (
     access_game_by_invite,
@@ -183,9 +184,9 @@ async def kick(request: AnyRequest, db: DB, me: Me, game_id: FromPath[str]) -> R
     context = await access_game_for_host(db, game_id, me)
     fields = await fields_of(request)
     try:
-        seat_id = int(fields.get("seat_id", ""))
+        seat_id = whole_number(fields.get("seat_id", ""), "seat_id")
         await do_kick(db, context, seat_id)
-    except ValueError:
+    except BadNumber:
         flash(request, "Choose a joiner to remove.", category="error")
     except Refused as refusal:
         flash(request, refusal.message, category="error")
