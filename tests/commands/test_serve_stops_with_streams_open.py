@@ -18,6 +18,7 @@ from pathlib import Path
 import httpx
 import pytest
 
+from deaddrop.server.security_headers import HEADERS
 from tests.e2e.harness import _wait_until_up, free_port
 from tests.server.live.test_live_two_processes import NAMES, Player, start_game
 from tests.server.visitor import csrf_token_in
@@ -25,6 +26,7 @@ from tests.server.visitor import csrf_token_in
 STOP_WITHIN = 10.0
 """Seconds the process may take to exit after SIGTERM (it waits 5 s at most for requests in
 flight; the rest is a loaded machine's slack)."""
+SECURITY_HEADERS = tuple(name.lower() for name in HEADERS)
 _TABLE = re.compile(r"/cards/t/([A-Za-z0-9_-]+)")
 
 
@@ -62,6 +64,9 @@ async def _open(http: httpx.AsyncClient, url: str) -> tuple[asyncio.Task[str], a
         headers = {"Accept": "text/event-stream"}
         async with http.stream("GET", url, headers=headers, timeout=timeout) as response:
             assert response.status_code == 200, url
+            # A stream is a response like any other: it carries the security headers too.
+            for header in SECURITY_HEADERS:
+                assert header in response.headers, (url, header)
             async for line in response.aiter_lines():
                 if line == ": connected":
                     connected.set()
