@@ -96,3 +96,16 @@ def test_sign_up_never_sends_anyone_to_another_site(new_visitor: Callable[[], Vi
         )
         assert answer.status_code == 303, elsewhere
         assert answer.headers["location"] == "/", elsewhere
+
+
+def test_the_header_log_in_and_sign_up_links_lead_back_to_the_page(
+    host: Person, client: Visitor
+) -> None:
+    game_id = open_lobby(host)
+    token = invite_token(host, game_id)
+    page = client.http.get(f"/join/{token}", follow_redirects=False)
+    header = page.text.split("</header>")[0]
+    assert f'<a href="/login?next=/join/{token}">Log in</a>' in header
+    assert f'<a href="/signup?next=/join/{token}">Sign up</a>' in header
+    home = client.http.get("/").text.split("</header>")[0]
+    assert '<a href="/login">Log in</a>' in home  # nowhere to come back to from the home page
