@@ -189,3 +189,26 @@ def test_a_huge_last_event_id_is_refused_with_a_message(table: Table) -> None:
         answer = person.get(table.path(f"/events?tab=floor{query}"), headers=headers)
         assert answer.status_code == 400, answer.text
         assert "could not be read" in answer.text  # the themed page, not a dropped stream
+
+
+def test_a_page_from_before_a_removal_or_a_pouch_is_still_refused_as_stale(
+    table: Table, stranger: Person
+) -> None:
+    seat = informed(table)
+    person = table.people[seat]
+    [old] = seen(table, seat, stranger).versions
+    operation(table)  # private saves in between leave the page good (S7)
+    assert person.json(table.api("/vote"), {"vote": "abstain", "version": old}).status_code == 200
+    removed = next(s for s in range(1, 6) if s != seat and s not in ring_seats(table))
+    fields = {"codename": table.codenames[removed], "confirm": True}
+    assert table.host.json(table.api("/host/remove"), fields).status_code == 200
+    stale = person.json(table.api("/vote"), {"vote": "abstain", "version": old})
+    assert stale.status_code == 409 and "Reload" in stale.json()["detail"]
+    [after_removal] = seen(table, seat, stranger).versions
+    assert after_removal != old
+    assert table.pouch() == 1
+    stale = person.json(table.api("/vote"), {"vote": "abstain", "version": after_removal})
+    assert stale.status_code == 409
+    [fresh] = seen(table, seat, stranger).versions
+    answer = person.json(table.api("/vote"), {"vote": "abstain", "version": fresh})
+    assert answer.status_code == 200 and answer.json()["version"] == int(fresh)

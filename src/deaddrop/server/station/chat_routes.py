@@ -38,7 +38,7 @@ from deaddrop.server.station.live_events import stream_of
 from deaddrop.server.station.refusals import Refused
 from deaddrop.server.station.routes import ClockDep, Posted, Reply
 from deaddrop.server.station.seen import listener_of
-from deaddrop.server.station.service import do_act
+from deaddrop.server.station.service import do_act, table_epoch
 from deaddrop.server.station.store import load_state
 from deaddrop.server.station.tab_routes import NO_STORE
 
@@ -89,7 +89,10 @@ async def whisper(
     except Refused as refusal:
         return refuse(request, back_to(request, fields, default), refusal)
     return answer(
-        request, back_to(request, fields, default), "Whisper sent.", version=acted.version
+        request,
+        back_to(request, fields, default),
+        "Whisper sent.",
+        version=table_epoch(acted.state),
     )
 
 

@@ -17,6 +17,7 @@ from deaddrop.server.station.models import (
     StationSeat,
     StationSeatHolder,
 )
+from deaddrop.server.station.service import table_epoch
 
 
 def spectator_path(game: StationGame) -> str | None:
@@ -47,7 +48,7 @@ async def build_game_info(db: AsyncSession, context: GameContext, state: Station
         early_pouch=game.early_pouch,
         seats=seats,
         spectator_url=spectator_path(game) if host else None,
-        version=game.version,
+        version=table_epoch(state),
         announcements=tuple(
             Announcement(a.day, a.kind, a.text, a.created_at) for a in announcements
         ),
