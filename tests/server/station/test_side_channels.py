@@ -212,3 +212,26 @@ def test_a_page_from_before_a_removal_or_a_pouch_is_still_refused_as_stale(
     [fresh] = seen(table, seat, stranger).versions
     answer = person.json(table.api("/vote"), {"vote": "abstain", "version": fresh})
     assert answer.status_code == 200 and answer.json()["version"] == int(fresh)
+
+
+MARK = "Inactive: saved nothing for two days"
+
+
+def test_the_inactive_mark_changes_only_at_a_pouch_not_at_a_private_save(
+    table: Table,
+) -> None:
+    quiet = informed(table)
+    for _ in range(2):
+        for seat, person in enumerate(table.people):
+            if seat != quiet:
+                person.form(table.path("/vote"), {"vote": "abstain"})
+        assert table.pouch() == 1
+    roster = {
+        seat: person.get(table.path("/roster")).text for seat, person in enumerate(table.people)
+    }
+    assert all(MARK in page for page in roster.values())
+    operation(table)  # the quiet player saves an Operation: private (S7)
+    for seat, person in enumerate(table.people):
+        assert person.get(table.path("/roster")).text.count(MARK) == roster[seat].count(MARK)
+    assert table.pouch() == 1  # the Pouch resolves the saved day: the mark goes, for all
+    assert all(MARK not in person.get(table.path("/roster")).text for person in table.people)

@@ -108,11 +108,12 @@ async def seat_infos(
 def is_inactive_now(
     state: StationState, seat: int, first_full_day: int, posted_days: frozenset[int] = frozenset()
 ) -> bool:
-    """Inactive two days running (rules.py) and nothing saved, whispered or posted today."""
+    """Inactive two days running (rules.py), as the last Pouch left it.
+
+    Only days the Pouches resolved count, never today's saves: the mark is shown to everyone,
+    and lifting it at a private act (an Operation saved, a Ring post) would announce that act
+    (S26-S31). Like every other change of the Roster, it changes at a Pouch or a removal.
+    """
     if state.over or not state.alive[seat]:
-        return False
-    if state.operations[seat] is not None or state.votes[seat] is not None:
-        return False
-    if state.day in posted_days or any(w.sender == seat for w in state.whispers):
         return False
     return rules.is_inactive(state.history, seat, first_full_day, posted_days)
