@@ -146,13 +146,18 @@ async def _next_wake(
     waiting: set[asyncio.Future[Any]] = {getting}
     if stopping is not None:
         waiting.add(stopping)
-    done, _ = await asyncio.wait(waiting, timeout=max(timeout, 0.0), return_when="FIRST_COMPLETED")
-    if getting in done:
-        return False, getting.result()
-    getting.cancel()
-    with contextlib.suppress(asyncio.CancelledError):
-        await getting
-    return stopping is not None and stopping in done, None
+    try:
+        done, _ = await asyncio.wait(
+            waiting, timeout=max(timeout, 0.0), return_when="FIRST_COMPLETED"
+        )
+        if getting in done:
+            return False, getting.result()
+        return stopping is not None and stopping in done, None
+    finally:
+        if not getting.done():  # timed out, stopping, or the stream closed meanwhile
+            getting.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await getting
 
 
 async def _move(source: AsyncIterator[bytes], target: asyncio.Queue[bytes]) -> None:
