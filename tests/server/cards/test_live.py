@@ -181,3 +181,39 @@ def test_no_stream_for_someone_without_a_seat_at_a_private_table(
     for visitor in (outsider, client):
         assert visitor.get(f"/cards/t/{table_id}/events").status_code == 404
         assert visitor.get(f"/cards/t/{table_id}/body").status_code == 404
+
+
+_AFTER = re.compile(r'/events\?after=(\d+)"')
+
+
+def page_after(person: Visitor, table_id: str) -> int:
+    """The cursor the table page opens its stream at."""
+    found = _AFTER.search(person.get(f"/cards/t/{table_id}").text)
+    assert found is not None
+    return int(found.group(1))
+
+
+def test_a_seat_s_cursor_counts_only_the_events_it_may_see(
+    alice: Visitor, bob: Visitor, run_db: RunDb
+) -> None:
+    """A trade between the other person and the bot is theirs (C4): it must not move my page's
+    numbers, or I could count the private trades of others (C12)."""
+    table_id = open_table(alice, players="3", seat1="friend", seat2="heuristic")
+    join_by_invite(bob, run_db, table_id)
+    people = {0: alice, 1: bob}
+    mover, other = trade_with_the_bot(people, run_db, table_id)
+    everything = journal_rows(run_db, table_id, journal.EVERYONE)
+    for seat in (mover, other):
+        mine = journal_rows(run_db, table_id, seat)
+        assert page_after(people[seat], table_id) == len(mine)
+    assert len(journal_rows(run_db, table_id, other)) < len(everything)  # the trade is hidden
+
+
+def test_a_huge_last_event_id_is_refused_not_a_dropped_stream(alice: Visitor) -> None:
+    table_id = open_table(alice, players="2", seat1="heuristic")
+    for headers, query in (
+        ({"last-event-id": "99999999999999999999999"}, ""),
+        ({}, "?after=99999999999999999999999"),
+    ):
+        answer = alice.get(f"/cards/t/{table_id}/events{query}", headers=headers)
+        assert answer.status_code == 400, answer.text

@@ -2,7 +2,14 @@
 
 from __future__ import annotations
 
-from deaddrop.engine.station import CastVote, ResolvePouch, SendWhisper, apply, setup_from_deal
+from deaddrop.engine.station import (
+    CastVote,
+    ResolvePouch,
+    SaveOperation,
+    SendWhisper,
+    apply,
+    setup_from_deal,
+)
 from deaddrop.engine.station import start as start_game
 from deaddrop.engine.station.state import StationState
 from deaddrop.server.station.info_builder import is_inactive_now
@@ -45,9 +52,14 @@ def test_a_newcomer_is_not_blamed_for_the_days_before_the_replacement() -> None:
     assert not is_inactive(two_quiet_days().history, HERON, first_full_day=2)
 
 
-def test_saving_or_posting_today_clears_the_mark() -> None:
+def test_inactivity_changes_only_at_a_pouch_not_with_todays_saves() -> None:
+    """The Roster shows the mark to everyone: a private save today (an Operation) must not
+    lift it in front of them (S26-S31); the next Pouch decides, from the days it resolved."""
     state = two_quiet_days()
     assert is_inactive_now(state, HERON, 1)
-    assert not is_inactive_now(state, HERON, 1, posted_days=frozenset({state.day}))
+    assert is_inactive_now(state, HERON, 1, posted_days=frozenset({state.day}))
     voted, _ = apply(state, CastVote(HERON, KITE))
-    assert not is_inactive_now(voted, HERON, 1)
+    saved, _ = apply(voted, SaveOperation(HERON, KITE))
+    assert is_inactive_now(saved, HERON, 1)
+    resolved, _ = apply(saved, ResolvePouch())
+    assert not is_inactive_now(resolved, HERON, 1)

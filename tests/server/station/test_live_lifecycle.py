@@ -9,7 +9,9 @@ gets what it missed, and a Hypothesis run mixes all of these; on SQLite and Post
 
 Synchronisation: `station_live.page_renderer` is wrapped (passively) so that a test knows which
 journal rows each stream has handed to its renderer; a public `probe` event then proves that a
-stream has read everything before it, even events it was right not to be woken by.
+stream has read everything before it, even events it was right not to be woken by. A push's id
+is its listener's cursor (how many events it may see so far), so a journal position is turned
+into the cursor of the page's listener (`Stream.at`) before it is compared with one.
 """
 
 from __future__ import annotations
@@ -49,6 +51,7 @@ from deaddrop.server.station.chat import do_post
 from deaddrop.server.station.live_events import journal_events, stream_of, wake_game
 from deaddrop.server.station.refusals import Refused
 from deaddrop.server.station.roles_text import result_sentence
+from deaddrop.server.station.seen import listener_of
 from deaddrop.server.station.service import (
     NewGame,
     do_act,
@@ -86,10 +89,11 @@ _names = itertools.count()
 
 @dataclass
 class Observer:
-    """Per stream name: the newest journal seq handed to its renderer, the SSE ids it made."""
+    """Per stream name: the newest journal seq handed to its renderer, the SSE messages it
+    made (the stream numbers each with the listener's cursor as it sends it)."""
 
     handed: dict[str, int] = field(default_factory=dict)
-    made: dict[str, list[int]] = field(default_factory=dict)
+    made: dict[str, list[ServerSentEventMessage]] = field(default_factory=dict)
 
     def wrap(self, original: Callable[..., Renderer]) -> Callable[..., Renderer]:
         """`page_renderer` that records, then returns exactly what the app's own returns."""
@@ -103,7 +107,7 @@ class Observer:
                 db: AsyncSession, rows: Sequence[LiveEvent]
             ) -> list[ServerSentEventMessage] | None:
                 out = await inner(db, rows)
-                self.made.setdefault(name, []).extend(int(str(m.id)) for m in out or [])
+                self.made.setdefault(name, []).extend(out or [])
                 self.handed[name] = max(self.handed.get(name, 0), rows[-1].seq)
                 return out
 
@@ -143,8 +147,11 @@ class Stream:
         *,
         after: int | None = None,
         last_event_id: int | None = None,
+        at: Callable[[int], int] | None = None,
     ) -> None:
         self.server, self.observer, self.path = server, observer, path
+        self.at = at or (lambda seq: seq)
+        """Journal position → the cursor this page's pushes are numbered by."""
         self.name = f"stream-{next(_names)}"
         self.after, self.last_event_id, self.cookie = after, last_event_id, cookie
         self.status: int | None = None
@@ -271,20 +278,23 @@ class Stream:
         and every message made from them has arrived (`seq` must be visible to it)."""
 
         def ready() -> bool:
-            made = self.observer.made.get(self.name, [])
+            made = [message.id for message in self.observer.made.get(self.name, [])]
             arrived = {push.seq for push in self.pushes}
-            return self.observer.handed.get(self.name, 0) >= seq and set(made) <= arrived
+            if self.observer.handed.get(self.name, 0) < seq or None in made:
+                return False  # not read that far, or a message not numbered and sent yet
+            return {int(str(ident)) for ident in made} <= arrived
 
         self.server.blocking_portal.call(self._until, ready, f"row {seq}")
 
     def pushed_at_least(self, seq: int) -> Push:
-        """Wait for a push whose id is `seq` or later; that push."""
+        """Wait for a push of journal position `seq` or later; that push."""
+        cursor = self.at(seq)
 
         def ready() -> bool:
-            return any(push.seq >= seq for push in self.pushes)
+            return any(push.seq >= cursor for push in self.pushes)
 
-        self.server.blocking_portal.call(self._until, ready, f"a push of {seq}")
-        return next(push for push in self.pushes if push.seq >= seq)
+        self.server.blocking_portal.call(self._until, ready, f"a push of {seq} ({cursor})")
+        return next(push for push in self.pushes if push.seq >= cursor)
 
     def finished(self) -> None:
         """Wait until the server has ended the stream."""
@@ -306,6 +316,34 @@ class Stream:
 def cookie_of(person: Person) -> str:
     """The browser's cookies, as it would send them with its EventSource."""
     return "; ".join(f"{name}={value}" for name, value in person.visitor.http.cookies.items())
+
+
+def cursor(table: Table, listener: journal.Listener, seq: int) -> int:
+    """The listener's cursor at journal position `seq`: what its streams number a push of it."""
+
+    async def read(db: AsyncSession) -> int:
+        return await journal.cursor_at(db, stream_of(table.game_id), listener, seq)
+
+    found: int = table.run_db(read)
+    return found
+
+
+def cursor_of(table: Table, person: Person | None) -> Callable[[int], int]:
+    """Journal position → the cursor of this person's pages (None: a spectator's), as the
+    person's seat reads now (every event once the game is over, S26)."""
+
+    def at(seq: int) -> int:
+        async def read(db: AsyncSession) -> int:
+            listener: journal.Listener = None
+            if person is not None:
+                user = await user_named(db, person.username)
+                listener = listener_of(await access_game_for_player(db, table.game_id, user))
+            return await journal.cursor_at(db, stream_of(table.game_id), listener, seq)
+
+        cursor: int = table.run_db(read)
+        return cursor
+
+    return at
 
 
 def last_seq(table: Table) -> int:
@@ -345,7 +383,8 @@ def open_page(server: Server, observer: Observer, table: Table, person: Person, 
     page = person.get(table.path(f"/{tab}")).text
     after = int(page.split('data-live-after="')[1].split('"')[0])
     path = table.path(f"/events?tab={tab}")
-    return Stream(server, observer, path, cookie_of(person), after=after).open()
+    at = cursor_of(table, person)
+    return Stream(server, observer, path, cookie_of(person), after=after, at=at).open()
 
 
 BADGE = re.compile(r' <span class="tab-badge">.*?</span></span>')
@@ -512,7 +551,7 @@ def test_s40_a_seat_handed_over_stops_streaming_to_its_old_holder(
     # The old holder's pages got not one push since the handover: no whisper, no result, not
     # even the notice.
     assert (len(dossier.pushes), len(floor.pushes)) == counts
-    assert all(push.seq < handed for push in dossier.pushes + floor.pushes)
+    assert all(push.seq < cursor(table, seat, handed) for push in dossier.pushes + floor.pushes)
     assert "WHISPERNEW1END" not in dossier.text() + floor.text()
     assert sentence not in dossier.text() + floor.text()
     for stream in (dossier, floor, fresh_page):
@@ -528,7 +567,8 @@ def watch_page(server: Server, observer: Observer, table: Table, guest: Person, 
     page = guest.get(f"/watch/{token}/{tab}").text
     after = int(page.split('data-live-after="')[1].split('"')[0])
     path = f"/watch/{token}/events?tab={tab}"
-    return Stream(server, observer, path, cookie_of(guest), after=after).open()
+    at = cursor_of(table, None)
+    return Stream(server, observer, path, cookie_of(guest), after=after, at=at).open()
 
 
 def test_s26_the_pouch_that_ends_the_game_opens_every_channel_on_open_pages(
@@ -605,7 +645,8 @@ def test_a_reconnect_after_a_death_gets_exactly_what_it_missed(
     person = table.people[sleeper]
     page = open_page(server, observer, table, person, "dossier")
     last = settle(table, page)
-    assert page.pushes[-1].seq == last
+    at = page.at  # journal position → this seat's cursor
+    assert page.pushes[-1].seq == at(last)
     page.close()  # the phone sleeps
 
     remove(table, first)
@@ -621,19 +662,19 @@ def test_a_reconnect_after_a_death_gets_exactly_what_it_missed(
     assert ("message", "ring") not in kinds and ("whisper", None) not in kinds
     assert missed[-1].seq == archive
     path = table.path("/events?tab=dossier")
-    back = Stream(server, observer, path, cookie_of(person), last_event_id=last).open()
-    assert back.pushed_at_least(archive).seq == archive  # all it missed, in one page
+    back = Stream(server, observer, path, cookie_of(person), last_event_id=at(last), at=at).open()
+    assert back.pushed_at_least(archive).seq == at(archive)  # all it missed, in one page
     seq = settle(table, back)
-    assert [push.seq for push in back.pushes] == [archive, seq]
+    assert [push.seq for push in back.pushes] == [at(archive), at(seq)]
     first_push = back.pushes[0].html
     assert "ARCHIVETEXT1END" in first_push
     assert "RINGTEXT" not in back.text() and "WHISPERTEXT1END" not in back.text()
     assert masked(back.pushes[-1].html) == fresh(person, table.path("/dossier"))
     back.close()
-    again = Stream(server, observer, path, cookie_of(person), last_event_id=seq).open()
+    again = Stream(server, observer, path, cookie_of(person), last_event_id=at(seq)).open()
     assert again.pushes == []
     quiet = settle(table, again)
-    assert [push.seq for push in again.pushes] == [quiet]  # the probe alone: nothing twice
+    assert [push.seq for push in again.pushes] == [at(quiet)]  # the probe alone: nothing twice
 
     again.close()
 
@@ -669,12 +710,16 @@ def test_a_reconnect_after_a_handover_gets_nothing_of_the_newcomer(
     assert any(row.kind == "whisper" for row in visible_after(table, last, seat))
 
     path = table.path("/events?tab=dossier")
-    back = Stream(server, observer, path, cookie_of(old), last_event_id=last).open()
+    mine = cursor(table, seat, last)  # what the old holder's browser sends as Last-Event-ID
+    back = Stream(server, observer, path, cookie_of(old), last_event_id=mine).open()
     assert back.ended and back.status == 404  # the route refuses the old holder at once
     assert back.pushes == [] and b"WHISPERNEW1END" not in back.body
     # A reconnect that got its context just before the handover replays nothing either.
-    assert pushed(server, context, "dossier", last) == []
-    newcomer_back = Stream(server, observer, path, cookie_of(newcomer), last_event_id=last).open()
+    assert pushed(server, context, "dossier", mine) == []
+    at = cursor_of(table, newcomer)
+    newcomer_back = Stream(
+        server, observer, path, cookie_of(newcomer), last_event_id=mine, at=at
+    ).open()
     assert "WHISPERNEW1END" in newcomer_back.pushed_at_least(last + 1).html
     newcomer_back.close()
 
@@ -818,6 +863,7 @@ class Run:
         return self.truth.holder.index(person) if person in self.truth.holder else None
 
     def open(self, person: int | None, tab: int, last_event_id: int | None = None) -> None:
+        # From now: the journal position is at least the listener's cursor, so it starts now.
         after = None if last_event_id is not None else last_seq(self.table)
         if person is None:
             name, path, cookie, seat = WATCH_TABS[tab], f"/watch/{self.token}/events", "", None

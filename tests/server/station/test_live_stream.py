@@ -55,10 +55,11 @@ def pushed(
         base = f"/games/{context.game.public_id}"
         sessionmaker = server.app.state.sessionmaker
         async with sessionmaker() as db:
+            # `after` and the ids are the listener's cursor: the events it may see so far.
             stream_name = stream_of(context.game.public_id)
-            start = after if after is not None else await journal.last_seq(db, stream_name)
-            visible = await journal.events_since(db, stream_name, start, listener_of(context))
-        target = visible[-1].seq if visible else None
+            newest = await journal.last_seq(db, stream_name)
+            now = await journal.cursor_at(db, stream_name, listener_of(context), newest)
+        target = now if after is not None and now > after else None
         stream = station_live.page_stream(request, context, tab, base, after)  # type: ignore[arg-type]
         out: list[tuple[int, str]] = []
         try:

@@ -32,7 +32,8 @@ WhoDep = NamedDependency[Who]
 
 
 def seat_renderer(request: AnyRequest, table_id: int, seat: int | None) -> Renderer:
-    """Render, for one seat, the table as it is now, numbered by the newest event it saw."""
+    """Render, for one seat, the table as it is now (the stream numbers it by the seat's own
+    cursor: how many events it may see, never the table's count of everyone's)."""
 
     async def render(db: AsyncSession, rows: Sequence[LiveEvent]) -> list[ServerSentEventMessage]:
         table = await db.get(CardsTable, table_id)
@@ -41,7 +42,7 @@ def seat_renderer(request: AnyRequest, table_id: int, seat: int | None) -> Rende
         seats = await seats_of(db, table)
         mine = next((row for row in seats if row.seat == seat), None)
         html = render_body(request, await body_context(db, TableContext(table, seats, mine)))
-        return [ServerSentEventMessage(data=html, event="table", id=rows[-1].seq)]
+        return [ServerSentEventMessage(data=html, event="table")]  # the stream numbers it
 
     return render
 
@@ -67,7 +68,8 @@ async def table_events(
 ) -> ServerSentEvent:
     """Server-Sent Events for this person's seat (a watcher of a public table: public only)."""
     context = await access_table_for_watcher(db, table_id, who)
-    # A reconnect names the last event it saw; a fresh page names the journal it was built at.
+    # A reconnect names the last cursor it saw; a fresh page the cursor it was built at (400
+    # past any cursor).
     after = parse_last_event_id(request.headers.get("last-event-id"))
     if after is None:
         after = parse_last_event_id(request.query_params.get("after"))

@@ -131,7 +131,9 @@ async def table_page(
     """The table: seats, my hand, The Stash, the prompt, the log; live over SSE."""
     context = await access_table_for_watcher(db, table_id, who)
     # Read before rendering: the stream then replays whatever lands while the page is built.
-    seq = await journal.last_seq(db, stream_of(context.table))
+    # The page names the seat's own cursor, not the table's count of everyone's events.
+    stream = stream_of(context.table)
+    seq = await journal.cursor_at(db, stream, context.seat, await journal.last_seq(db, stream))
     values = await body_context(db, context)
     invite = f"{request.base_url}cards/invite/{context.table.invite_token}".replace(
         "//cards", "/cards"

@@ -5,5 +5,7 @@ same transaction as the change that caused it; the broker (Litestar channels: in
 process, Redis between processes) only carries a wake-up naming the stream and its newest
 sequence number. Each listener then reads, from the database, the events its audience allows
 (`journal.events_since`), so a reconnecting client with `Last-Event-ID` gets exactly what it
-missed, and nobody can receive an event by listening to the wrong channel.
+missed, and nobody can receive an event by listening to the wrong channel. A listener is told
+its own cursor (`journal.cursor_at`: how many events it may see so far), never the sequence
+number, which counts everyone's private events.
 """

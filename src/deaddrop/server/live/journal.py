@@ -94,6 +94,62 @@ async def events_since(
     return [row for row in await read_after(db, stream, after, limit) if visible_to(row, listener)]
 
 
+# --- Cursors: what a listener is told of its position ----------------------------------------
+#
+# `seq` numbers every event of a game, whoever may see it: published, it would let anyone count
+# the private acts of others (S26-S31). What a listener is told instead (its page's
+# `data-live-after`, each SSE id, the Last-Event-ID it sends back) is its cursor: how many
+# events it may see up to that point. It moves only on those events, grows with `seq`, and a
+# listener whose audience only grows (a seat once the game is over, S26) keeps a cursor at least
+# as large as before, so that a resume from an old cursor starts no later than it should.
+
+
+async def visible_seqs(db: AsyncSession, stream: str, listener: Listener, upto: int) -> list[int]:
+    """The sequence numbers of the events up to `upto` that this listener may see, in order."""
+    where = [LiveEvent.stream == stream, LiveEvent.seq <= upto]
+    if listener == EVERYONE:
+        return list(await db.scalars(select(LiveEvent.seq).where(*where).order_by(LiveEvent.seq)))
+    if not isinstance(listener, int):
+        query = select(LiveEvent.seq).where(*where, LiveEvent.public).order_by(LiveEvent.seq)
+        return list(await db.scalars(query))
+    # A seat: its private events are those listing it; JSON membership is not portable SQL,
+    # and these three narrow columns are cheap to filter here.
+    rows = await db.execute(
+        select(LiveEvent.seq, LiveEvent.public, LiveEvent.seats)
+        .where(*where)
+        .order_by(LiveEvent.seq)
+    )
+    return [row.seq for row in rows if visible_to(row, listener)]
+
+
+async def cursor_at(db: AsyncSession, stream: str, listener: Listener, upto: int) -> int:
+    """The listener's cursor at journal position `upto`: the events up to it that it may see."""
+    if listener == EVERYONE or not isinstance(listener, int):
+        where = [LiveEvent.stream == stream, LiveEvent.seq <= upto]
+        if listener != EVERYONE:
+            where.append(LiveEvent.public.is_(True))
+        return int(await db.scalar(select(func.count()).select_from(LiveEvent).where(*where)) or 0)
+    return len(await visible_seqs(db, stream, listener, upto))
+
+
+async def position_of(
+    db: AsyncSession, stream: str, listener: Listener, cursor: int
+) -> tuple[int, int]:
+    """Where to resume a listener that names `cursor`: (the seq to read after, its cursor).
+
+    Cursor k resumes after the k-th event the listener may see. A cursor past everything it
+    may see (a forged one, or one from before its audience grew) resumes from now, and the
+    cursor it is then given is its true one: nothing is learnt by sending a large number.
+    """
+    newest = await last_seq(db, stream)  # first: an event landing meanwhile is read later
+    if cursor <= 0:
+        return 0, 0
+    seqs = await visible_seqs(db, stream, listener, newest)
+    if cursor >= len(seqs):
+        return newest, len(seqs)
+    return seqs[cursor - 1], cursor
+
+
 def payloads(rows: Sequence[LiveEvent]) -> list[dict[str, Any]]:
     """Rows as JSON-ready dicts (seq, kind, payload), for the JSON API and tests."""
     return [{"seq": row.seq, "kind": row.kind, **row.payload} for row in rows]

@@ -108,7 +108,8 @@ async function post(form) {
   }
 }
 
-// The newest journal position the page shows, from its load or from the last push.
+// The reader's cursor the page shows, from its load or from the last push: how many events this
+// reader may see up to there (never a count of anyone else's), so a larger one is newer.
 let shown = Number(root?.dataset.liveAfter || 0);
 
 function listen() {

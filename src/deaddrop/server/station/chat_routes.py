@@ -16,6 +16,7 @@ from litestar.response import Template
 from deaddrop.engine.station import SendWhisper
 from deaddrop.server.accounts.auth import Me, Viewer
 from deaddrop.server.db.dependencies import DB
+from deaddrop.server.live.journal import cursor_at
 from deaddrop.server.numbers import optional_number
 from deaddrop.server.render import page
 from deaddrop.server.station.access import (
@@ -34,9 +35,11 @@ from deaddrop.server.station.http import (
     version_of,
 )
 from deaddrop.server.station.info_builder import build_game_info
+from deaddrop.server.station.live_events import stream_of
 from deaddrop.server.station.refusals import Refused
 from deaddrop.server.station.routes import ClockDep, Posted, Reply
-from deaddrop.server.station.service import do_act
+from deaddrop.server.station.seen import listener_of
+from deaddrop.server.station.service import do_act, table_epoch
 from deaddrop.server.station.store import load_state
 from deaddrop.server.station.tab_routes import NO_STORE
 
@@ -63,7 +66,9 @@ async def post_message(
         seq = await do_post(db, context, channel_of(channel), fields.get("text", ""), clock.now())
     except Refused as refusal:
         return refuse(request, back_to(request, fields, default), refusal)
-    return answer(request, back_to(request, fields, default), "Message sent.", seq=seq)
+    # The poster's own cursor (what its pages' streams will number this message), not `seq`.
+    cursor = await cursor_at(db, stream_of(game_id), listener_of(context), seq)
+    return answer(request, back_to(request, fields, default), "Message sent.", seq=cursor)
 
 
 @post(_paths("whisper"), name="station_whisper")
@@ -85,7 +90,10 @@ async def whisper(
     except Refused as refusal:
         return refuse(request, back_to(request, fields, default), refusal)
     return answer(
-        request, back_to(request, fields, default), "Whisper sent.", version=acted.version
+        request,
+        back_to(request, fields, default),
+        "Whisper sent.",
+        version=table_epoch(acted.state),
     )
 
 

@@ -62,8 +62,10 @@ class GameInfo:
     spectator_url: str | None = None
     """The public spectator link when the host turned it on, for the host to share."""
     version: int = 0
-    """The game's version this page was built from: forms send it back as `version`, so that
-    a save from a page older than the last Pouch is refused as stale, not applied to a new day."""
+    """The table's epoch this page was built from (`service.table_epoch`: Pouches and removals,
+    both public): forms send it back as `version`, so that a save from a page older than the
+    last Pouch is refused as stale, not applied to a new day. Never the game's own version,
+    which counts every seat's private saves."""
     announcements: tuple[Announcement, ...] = ()
     """Every host action, oldest first, for the Cable or the Floor to show."""
     pause_ends_at: datetime | None = None

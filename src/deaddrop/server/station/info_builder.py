@@ -17,6 +17,7 @@ from deaddrop.server.station.models import (
     StationSeat,
     StationSeatHolder,
 )
+from deaddrop.server.station.service import table_epoch
 
 
 def spectator_path(game: StationGame) -> str | None:
@@ -47,7 +48,7 @@ async def build_game_info(db: AsyncSession, context: GameContext, state: Station
         early_pouch=game.early_pouch,
         seats=seats,
         spectator_url=spectator_path(game) if host else None,
-        version=game.version,
+        version=table_epoch(state),
         announcements=tuple(
             Announcement(a.day, a.kind, a.text, a.created_at) for a in announcements
         ),
@@ -107,11 +108,12 @@ async def seat_infos(
 def is_inactive_now(
     state: StationState, seat: int, first_full_day: int, posted_days: frozenset[int] = frozenset()
 ) -> bool:
-    """Inactive two days running (rules.py) and nothing saved, whispered or posted today."""
+    """Inactive two days running (rules.py), as the last Pouch left it.
+
+    Only days the Pouches resolved count, never today's saves: the mark is shown to everyone,
+    and lifting it at a private act (an Operation saved, a Ring post) would announce that act
+    (S26-S31). Like every other change of the Roster, it changes at a Pouch or a removal.
+    """
     if state.over or not state.alive[seat]:
-        return False
-    if state.operations[seat] is not None or state.votes[seat] is not None:
-        return False
-    if state.day in posted_days or any(w.sender == seat for w in state.whispers):
         return False
     return rules.is_inactive(state.history, seat, first_full_day, posted_days)

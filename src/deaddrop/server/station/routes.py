@@ -42,7 +42,7 @@ from deaddrop.server.station.http import (
     version_of,
 )
 from deaddrop.server.station.refusals import Refused
-from deaddrop.server.station.service import do_act
+from deaddrop.server.station.service import do_act, table_epoch
 from deaddrop.server.station.store import load_state
 
 ClockDep = NamedDependency[Clock]
@@ -94,7 +94,9 @@ async def _save(
         acted = await do_act(db, context, action, clock=clock, expected_version=version_of(fields))
     except Refused as refusal:
         return refuse(request, back_to(request, fields, default), refusal)
-    return answer(request, back_to(request, fields, default), message, version=acted.version)
+    return answer(
+        request, back_to(request, fields, default), message, version=table_epoch(acted.state)
+    )
 
 
 def _paths(tail: str) -> list[str]:

@@ -85,6 +85,17 @@ class Acted:
     """What it told whom (already published)."""
 
 
+def table_epoch(state: StationState) -> int:
+    """The version a page's forms carry: the Pouches and host removals so far (S20, S40).
+
+    A save from a page older than either is stale. Both are public, so the number tells no
+    viewer anything it may not see; the game's own version counts every save of every seat
+    (private Operations, orders, Final Cables) and must never reach a page (S26-S31).
+    """
+    removals = sum(1 for death in state.deaths if "removed" in death.causes)
+    return len(state.history) + removals
+
+
 def new_token(size: int = 16) -> str:
     """An unguessable URL-safe token."""
     return secrets.token_urlsafe(size)
@@ -288,12 +299,11 @@ async def do_act(
 ) -> Acted:
     """Apply a player's (or the host's) action through the engine and store it.
 
-    `expected_version` is the version the client's page was built from: if a Pouch or a
+    `expected_version` is the `table_epoch` the client's page was built from: if a Pouch or a
     removal happened since, the action is refused as stale instead of landing on a day the
     player did not see. IllegalAction becomes `Refused` with the rule in plain words.
     """
     game = context.game
-    baseline = game.table_version if expected_version is None else expected_version
     lock = writer_lock(game.public_id)
     waited = lock.locked()
     async with lock:
@@ -302,7 +312,7 @@ async def do_act(
         for attempt in range(ATTEMPTS):
             if not _still_holds_seat(context):
                 raise Refused("The host has handed your seat to someone else.")
-            if baseline < game.table_version or baseline > game.version:
+            if expected_version is not None and await _stale(db, game, expected_version):
                 raise Stale(
                     "The game moved on since this page was loaded. Reload it and try again."
                 )
@@ -313,6 +323,14 @@ async def do_act(
                 await _reload(db, context)
                 await asyncio.sleep(random.uniform(0, 0.01 * (attempt + 1)))
     raise Stale("Many saves arrived at once and this one could not get through; try again.")
+
+
+async def _stale(db: AsyncSession, game: StationGame, expected: int) -> bool:
+    """Whether a page built at `table_epoch` `expected` is older than the game now (a lobby has
+    no state: its refusal is that it has not started)."""
+    if game.setup is None:
+        return False
+    return expected != table_epoch(await load_state(db, game))
 
 
 def _still_holds_seat(context: GameContext) -> bool:

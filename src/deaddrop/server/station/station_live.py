@@ -21,9 +21,10 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from deaddrop.server.accounts.auth import Me, Viewer
 from deaddrop.server.accounts.models import User
 from deaddrop.server.db.dependencies import DB
+from deaddrop.server.live.journal import Listener
 from deaddrop.server.live.models import LiveEvent
 from deaddrop.server.live.shutdown import shutdown_event
-from deaddrop.server.live.sse import Renderer, live_stream, parse_last_event_id
+from deaddrop.server.live.sse import Audience, Renderer, live_stream, parse_last_event_id
 from deaddrop.server.station.access import (
     GameContext,
     access_game_for_player,
@@ -101,7 +102,7 @@ def page_renderer(request: AnyRequest, context: GameContext, tab: str, base: str
         if fresh is None:
             return None  # end the stream: a reconnect is refused (404) and stops
         html = await render_live(request, db, fresh, tab, base, looked=shows(fresh, rows))
-        return [ServerSentEventMessage(data=html, event="page", id=rows[-1].seq)]
+        return [ServerSentEventMessage(data=html, event="page")]  # the stream numbers it
 
     def shows(fresh: GameContext, rows: Sequence[LiveEvent]) -> bool:
         """Whether a push brings this tab something its badge would count: only then is it
@@ -114,22 +115,35 @@ def page_renderer(request: AnyRequest, context: GameContext, tab: str, base: str
     return render
 
 
+def page_audience(context: GameContext) -> Audience:
+    """Who the page's listener reads as now: its seat, or every event once the game is over."""
+
+    async def audience(db: AsyncSession) -> Listener:
+        fresh = await _fresh_context(db, context)
+        # Gone: the renderer ends the stream; until then it reads as it did.
+        return listener_of(context if fresh is None else fresh)
+
+    return audience
+
+
 def page_stream(
     request: AnyRequest, context: GameContext, tab: str, base: str, after: int | None
 ) -> AsyncGenerator[ServerSentEventMessage, None]:
-    """The SSE messages of one open game page."""
+    """The SSE messages of one open game page (its ids: the listener's cursor)."""
     channels = request.app.plugins.get(ChannelsPlugin)
     sessionmaker: async_sessionmaker[AsyncSession] = request.app.state.sessionmaker
     render = page_renderer(request, context, tab, base)
     stream = stream_of(context.game.public_id)
+    listener, audience = listener_of(context), page_audience(context)
     stop = shutdown_event(request.app)
     return live_stream(
-        channels, sessionmaker, stream, listener_of(context), after, render, stop=stop
+        channels, sessionmaker, stream, listener, after, render, audience=audience, stop=stop
     )
 
 
 def _after(request: AnyRequest) -> int | None:
-    """A reconnect's Last-Event-ID, else the journal position the page was built at."""
+    """A reconnect's Last-Event-ID, else the cursor the page was built at (both the listener's
+    own count of what it may see; 400 past any cursor)."""
     after = parse_last_event_id(request.headers.get("last-event-id"))
     if after is None:
         after = parse_last_event_id(request.query_params.get("after"))

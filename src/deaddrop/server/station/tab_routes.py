@@ -26,7 +26,7 @@ from deaddrop.server.station.access import (
 from deaddrop.server.station.chat_view import chat_values
 from deaddrop.server.station.info_builder import build_game_info
 from deaddrop.server.station.live_events import stream_of
-from deaddrop.server.station.seen import mark_seen, tab_badges
+from deaddrop.server.station.seen import listener_of, mark_seen, tab_badges
 from deaddrop.server.station.store import load_state
 from deaddrop.server.station.tabs import SPECTATOR_TABS, TABS, tab_context
 
@@ -50,13 +50,16 @@ async def tab_values(
     `looked`: this rendering counts as the player's look at the tab (its badge clears).
     """
     # Read the journal position first: an event after it is pushed again, never missed.
-    after = await journal.last_seq(db, stream_of(context.game.public_id))
+    stream = stream_of(context.game.public_id)
+    after = await journal.last_seq(db, stream)
+    # The page names the viewer's own cursor, never `after`: that counts others' private acts.
+    cursor = await journal.cursor_at(db, stream, listener_of(context), after)
     state = await load_state(db, context.game)
     info = await build_game_info(db, context, state)
     values = tab_context(tab, view(state, context.seat), info, base_path=base_path)
     zone = info.viewer_time_zone
     values.update(await chat_values(db, context.game.id, state, context.seat, tab, zone))
-    values.update(live_url=f"{base_path}/events?tab={tab}", live_after=after)
+    values.update(live_url=f"{base_path}/events?tab={tab}", live_after=cursor)
     if context.user is not None and context.seat is not None:
         if looked:  # rendering a tab to its player is their look at it (issue 5)
             await mark_seen(db, context.game.id, context.user.id, tab, after)

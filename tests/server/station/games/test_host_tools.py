@@ -160,6 +160,10 @@ def test_two_quiet_days_mark_a_player_inactive_and_prompt_the_host(table: Table)
     assert table.state().alive[quiet]  # never silently killed
     table.people[quiet].form(table.path("/vote"), {"vote": "abstain"})
     game = table.host.get(table.api()).json()["game"]
+    # Inactivity changes only at a Pouch (issue 11): today's saves do not lift it at once.
+    assert [s["inactive"] for s in game["seats"]] == [s == quiet for s in range(6)]
+    table.pouch()
+    game = table.host.get(table.api()).json()["game"]
     assert not any(s["inactive"] for s in game["seats"])
 
 
