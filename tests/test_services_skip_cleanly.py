@@ -63,8 +63,11 @@ def test_the_services_marker_selects_what_needs_postgresql_redis_or_chromium() -
         throttle + "test_too_many_failures_block_even_the_right_password[postgresql]",
         throttle + "test_a_success_clears_the_username_counter[postgresql]",
         throttle + "test_one_address_trying_many_usernames_is_blocked[postgresql]",
-        # Redis: the `redis_url` fixture (or, in test_throttle.py, the marker itself).
+        throttle + "test_simultaneous_wrong_passwords_get_only_five_checks[postgresql]",
+        # Redis: the `redis_url` fixture.
         throttle + "test_throttle_works_on_redis",
+        throttle + "test_simultaneous_wrong_passwords_get_only_five_checks_on_redis[sqlite]",
+        throttle + "test_simultaneous_wrong_passwords_get_only_five_checks_on_redis[postgresql]",
         redis + "test_wake_ups_cross_redis_without_content",
         *(
             redis + f"{name}[{backend}]"

@@ -73,20 +73,27 @@ def postgres_problem(url: str) -> str | None:
     return None
 
 
-def postgres_url_or_skip() -> str:
-    """TEST_DATABASE_URL, or skip (fail under CI) when it is unset or unreachable."""
-    url = os.environ.get("TEST_DATABASE_URL")
+def service_url_or_skip(
+    variable: str, service: str, problem_of: Callable[[str], str | None]
+) -> str:
+    """The URL in `variable`, or skip (fail under CI) when it is unset or `problem_of` it."""
+    url = os.environ.get(variable)
     if not url:
         if in_ci():
-            pytest.fail("CI=true but TEST_DATABASE_URL is not set")
-        pytest.skip("PostgreSQL not configured: set TEST_DATABASE_URL to run these tests on it")
-    problem = postgres_problem(url)
+            pytest.fail(f"CI=true but {variable} is not set")
+        pytest.skip(f"{service} not configured: set {variable} to run the tests that need it")
+    problem = problem_of(url)
     if problem is not None:
-        message = f"PostgreSQL at TEST_DATABASE_URL is unreachable ({problem})"
+        message = f"{service} at {variable} is unreachable ({problem})"
         if in_ci():
             pytest.fail(message)
         pytest.skip(message)
     return url
+
+
+def postgres_url_or_skip() -> str:
+    """TEST_DATABASE_URL, or skip (fail under CI) when it is unset or unreachable."""
+    return service_url_or_skip("TEST_DATABASE_URL", "PostgreSQL", postgres_problem)
 
 
 @cache
@@ -110,18 +117,7 @@ def redis_problem(url: str) -> str | None:
 
 def redis_url_or_skip() -> str:
     """TEST_REDIS_URL, or skip (fail under CI) when it is unset or unreachable."""
-    url = os.environ.get("TEST_REDIS_URL")
-    if not url:
-        if in_ci():
-            pytest.fail("CI=true but TEST_REDIS_URL is not set")
-        pytest.skip("Redis not configured: set TEST_REDIS_URL to run the tests that need it")
-    problem = redis_problem(url)
-    if problem is not None:
-        message = f"Redis at TEST_REDIS_URL is unreachable ({problem})"
-        if in_ci():
-            pytest.fail(message)
-        pytest.skip(message)
-    return url
+    return service_url_or_skip("TEST_REDIS_URL", "Redis", redis_problem)
 
 
 @pytest.fixture

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import os
 import secrets
 import time
 import uuid
@@ -21,7 +20,7 @@ from redis.asyncio import Redis
 from deaddrop.server.accounts import passwords, service
 from deaddrop.server.accounts.throttle import LoginThrottle
 from deaddrop.server.app import create_app
-from tests.server.conftest import Database, in_ci
+from tests.server.conftest import Database
 from tests.server.visitor import Visitor, csrf_token_in
 
 ATTEMPTS = 24
@@ -86,23 +85,9 @@ async def test_simultaneous_claims_let_only_the_limit_through() -> None:
     assert await throttle.store.get("ip:10.0.0.1") == b"5"
 
 
-@pytest.mark.services  # needs Redis (tests/conftest.py)
-async def test_throttle_works_on_redis() -> None:
-    url = os.environ.get("TEST_REDIS_URL")
-    if not url:
-        if in_ci():
-            pytest.fail("CI=true but TEST_REDIS_URL is not set")
-        pytest.skip("Redis not configured: set TEST_REDIS_URL to run this test on it")
-    redis = Redis.from_url(url)
+async def test_throttle_works_on_redis(redis_url: str) -> None:
+    redis = Redis.from_url(redis_url)
     store = RedisStore(redis, namespace=f"deaddrop-test-{uuid.uuid4().hex[:8]}")
-    try:
-        await redis.ping()
-    except Exception as error:
-        await redis.aclose()
-        message = f"Redis at TEST_REDIS_URL is unreachable ({error})"
-        if in_ci():
-            pytest.fail(message)
-        pytest.skip(message)
     try:
         started = time.monotonic()
         await _exercise(LoginThrottle(store=store, per_user=2, per_ip=10, window_seconds=1))

@@ -18,7 +18,6 @@ from litestar.channels import ChannelsPlugin
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from deaddrop.engine.core.events import Event
-from deaddrop.server.db.engine import create_engine, create_sessionmaker
 from deaddrop.server.live import journal
 from deaddrop.server.live.sse import live_stream, parse_last_event_id
 from deaddrop.server.live.wakeup import (
@@ -28,16 +27,7 @@ from deaddrop.server.live.wakeup import (
     wake,
     wake_channel,
 )
-from tests.server.conftest import Database
 from tests.server.live.test_live_stream import collect, private, public, render
-
-
-@pytest.fixture
-async def sessions(database: Database) -> AsyncIterator[async_sessionmaker[AsyncSession]]:
-    """The one database both processes share (SQLite and PostgreSQL)."""
-    engine = create_engine(database.settings())
-    yield create_sessionmaker(engine)
-    await engine.dispose()
 
 
 @pytest.fixture

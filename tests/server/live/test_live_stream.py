@@ -9,34 +9,17 @@ from collections.abc import AsyncIterator, Sequence
 
 import pytest
 from litestar.channels import ChannelsPlugin
-from litestar.channels.backends.memory import MemoryChannelsBackend
 from litestar.exceptions import ClientException
 from litestar.response.sse import ServerSentEventMessage
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from deaddrop.engine.core.events import Audience, Event
-from deaddrop.server.db.engine import create_engine, create_sessionmaker
 from deaddrop.server.live import journal
 from deaddrop.server.live.models import LiveEvent
 from deaddrop.server.live.sse import live_stream, parse_last_event_id
 from deaddrop.server.live.wakeup import parse_wake, wake, wake_channel
-from tests.server.conftest import Database
 
 STREAM = "station:abc123"
-
-
-@pytest.fixture
-async def sessions(database: Database) -> AsyncIterator[async_sessionmaker[AsyncSession]]:
-    engine = create_engine(database.settings())
-    yield create_sessionmaker(engine)
-    await engine.dispose()
-
-
-@pytest.fixture
-async def channels() -> AsyncIterator[ChannelsPlugin]:
-    plugin = ChannelsPlugin(backend=MemoryChannelsBackend(), arbitrary_channels_allowed=True)
-    async with plugin:
-        yield plugin
 
 
 async def publish(

@@ -6,33 +6,14 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import AsyncIterator
 
-import pytest
 from litestar import Litestar
 from litestar.channels import ChannelsPlugin
-from litestar.channels.backends.memory import MemoryChannelsBackend
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from deaddrop.server.db.engine import create_engine, create_sessionmaker
 from deaddrop.server.live.shutdown import shutdown_event
 from deaddrop.server.live.sse import live_stream
-from tests.server.conftest import Database
 from tests.server.live.test_live_stream import collect, public, publish, render
-
-
-@pytest.fixture
-async def sessions(database: Database) -> AsyncIterator[async_sessionmaker[AsyncSession]]:
-    engine = create_engine(database.settings())
-    yield create_sessionmaker(engine)
-    await engine.dispose()
-
-
-@pytest.fixture
-async def channels() -> AsyncIterator[ChannelsPlugin]:
-    plugin = ChannelsPlugin(backend=MemoryChannelsBackend(), arbitrary_channels_allowed=True)
-    async with plugin:
-        yield plugin
 
 
 async def test_a_stream_ends_when_the_server_shuts_down(
