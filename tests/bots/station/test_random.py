@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from deaddrop.bots.station import random_bot
+from deaddrop.bots.station import heuristic, random_bot
 from deaddrop.bots.station.registry import LEVELS, UnknownLevel, level
 from deaddrop.engine.core.rng import Rng
 from deaddrop.engine.station import actions as A
@@ -43,8 +43,11 @@ def test_decide_day_is_choose_day_for_the_seat_of_the_view() -> None:
 
 def test_the_registry_names_its_levels_and_refuses_others() -> None:
     assert level("random") is random_bot.plan_day
-    assert list(LEVELS) == ["random"]
-    with pytest.raises(UnknownLevel, match=r"unknown bot level 'expert' \(known: random\)"):
+    assert level("heuristic") is heuristic.plan_day
+    assert list(LEVELS) == ["heuristic", "random"]
+    with pytest.raises(
+        UnknownLevel, match=r"unknown bot level 'expert' \(known: heuristic, random\)"
+    ):
         level("expert")
 
 
