@@ -270,3 +270,13 @@ def test_s25_the_defector_votes_for_itself() -> None:
         plan = _decide(state, chat, defector, Rng.from_seed(seed))
         assert A.CastVote(defector, defector) in plan.actions
         assert A.CastVote(defector, ABSTAIN) not in plan.actions
+
+
+def test_a_station_seat_without_a_suspect_stands_against_a_recall_nobody_explained() -> None:
+    """S21: two votes recall at six; with no claim behind them, the Station votes a voter."""
+    state = start(setup_from_deal(DEAL, 1))
+    for voter in ("OWL", "RAVEN"):
+        state, _ = apply(state, A.CastVote(SEATS[voter], SEATS["KESTREL"]))
+    for name in ("FALCON", "KESTREL"):
+        plan = _decide(state, SimChat(), SEATS[name], Rng.from_seed(5))
+        assert A.CastVote(SEATS[name], SEATS["OWL"]) in plan.actions  # the same one for all

@@ -204,10 +204,29 @@ def _station_day(known: Known, rng: Rng) -> tuple[DayPlan, Rng]:
     if suspect is not None and score[suspect] >= VOTE_BAR:
         day.vote(suspect)
     else:
-        leader, votes = _leader(known, exclude=(known.me,))
-        day.vote(leader if leader is not None and votes >= 2 and score[leader] >= 1 else None)
+        day.vote(_station_fallback_vote(known, score))
     day.final_cable([RoleClaim(role), *_result_claims(known)])
     return day.plan(), rng
+
+
+def _station_fallback_vote(known: Known, score: Mapping[str, float]) -> str | None:
+    """With no suspect of its own: stand against a recall nobody gave a reason for (vote for
+    the most suspicious of its voters, the same one for every Station seat that agrees), join
+    a leader it has some reason to doubt, or Abstain."""
+    leader, votes = _leader(known)
+    if leader is None:
+        return None
+    if votes >= known.view["threshold"] - 1 and (leader == known.me or score[leader] < 1):
+        voters = [
+            voter
+            for day, voter, vote in known.votes
+            if day == known.day and vote == leader and voter in score
+        ]
+        if voters:
+            order = known.codenames.index
+            return max(voters, key=lambda v: (score[v], -order(v)))
+        return None
+    return leader if votes >= 2 and leader != known.me and score[leader] >= 1 else None
 
 
 def _station_talk(day: _Day, known: Known, score: Mapping[str, float]) -> None:
