@@ -183,3 +183,15 @@ def test_plot_refuses_another_ending_or_folder_before_playing(
         captured = capsys.readouterr()
         assert words in captured.err and len(captured.err.strip().splitlines()) == 1
         assert captured.out == "" and not path.exists()
+
+
+@pytest.mark.parametrize("station,ring", [("heuristic", "random"), ("random", "heuristic")])
+def test_the_heuristic_level_plays_either_side(
+    capsys: pytest.CaptureFixture[str], station: str, ring: str
+) -> None:
+    args = ("--players", "8", "--station", station, "--ring", ring, "--games", "6")
+    data = _json(capsys, *args, "--seed", "4")
+    assert data["bots"] == {"station": station, "ring": ring, "defector": station}
+    assert data["wins"]["station"] + data["wins"]["ring"] == 6
+    again = _json(capsys, *args, "--seed", "4")
+    assert again["wins"] == data["wins"] and again["mean_days"] == data["mean_days"]
