@@ -280,3 +280,15 @@ def test_a_station_seat_without_a_suspect_stands_against_a_recall_nobody_explain
     for name in ("FALCON", "KESTREL"):
         plan = _decide(state, SimChat(), SEATS[name], Rng.from_seed(5))
         assert A.CastVote(SEATS[name], SEATS["OWL"]) in plan.actions  # the same one for all
+
+
+def test_s23_the_voters_of_a_recalled_station_player_are_suspected_next_day() -> None:
+    """The Cable shows the recalled KESTREL was Station: its voters look like the Ring."""
+    state = start(setup_from_deal(DEAL, 1))
+    for voter in ("OWL", "RAVEN"):
+        state, _ = apply(state, A.CastVote(SEATS[voter], SEATS["KESTREL"]))
+    state, _ = apply(state, A.ResolvePouch())
+    assert state.death_of(SEATS["KESTREL"]) is not None
+    for name in ("FALCON", "WREN", "HERON"):
+        plan = _decide(state, SimChat(), SEATS[name], Rng.from_seed(6))
+        assert A.CastVote(SEATS[name], SEATS["OWL"]) in plan.actions  # the same one for all

@@ -38,6 +38,8 @@ from deaddrop.engine.station.state import ABSTAIN
 
 VOTE_BAR = 4.0
 """A Station seat votes for a player only when this suspicious (or joins a leader above 1)."""
+WEAK_BAR = 2.0
+"""With no strong suspect and no recall under way, a seat votes for one this suspicious."""
 FAKE_FIELD_AGENT = 6
 """One chance in this many a day that an unclaimed Ring member fakes a Field Agent's claim."""
 COUNTERCLAIM = 2
@@ -210,10 +212,15 @@ def _station_day(known: Known, rng: Rng) -> tuple[DayPlan, Rng]:
 
 
 def _station_fallback_vote(known: Known, score: Mapping[str, float]) -> str | None:
-    """With no suspect of its own: stand against a recall nobody gave a reason for (vote for
-    the most suspicious of its voters, the same one for every Station seat that agrees), join
-    a leader it has some reason to doubt, or Abstain."""
+    """With no strong suspect: vote a weaker one while no recall is under way; stand against
+    a recall nobody gave a reason for (vote the most suspicious of its voters, the same one for
+    every Station seat that agrees); join a leader it has some reason to doubt; or Abstain."""
     leader, votes = _leader(known)
+    order = known.codenames.index
+    if score and (leader is None or votes < known.view["threshold"] - 1):
+        weak = max(score, key=lambda c: (score[c], -order(c)))  # the same for all who agree
+        if score[weak] >= WEAK_BAR:
+            return weak
     if leader is None:
         return None
     if votes >= known.view["threshold"] - 1 and (leader == known.me or score[leader] < 1):
@@ -223,7 +230,6 @@ def _station_fallback_vote(known: Known, score: Mapping[str, float]) -> str | No
             if day == known.day and vote == leader and voter in score
         ]
         if voters:
-            order = known.codenames.index
             return max(voters, key=lambda v: (score[v], -order(v)))
         return None
     return leader if votes >= 2 and leader != known.me and score[leader] >= 1 else None

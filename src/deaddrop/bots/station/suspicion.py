@@ -33,6 +33,9 @@ VISITOR_OF_VICTIM = 6.0
 WHISPER_SENT = 1.0
 """Per whisper sent: the Field Agent's lesson (S19) that private traffic is where plots are."""
 VOTED_AGAINST_ME = 1.5
+RECALLED_STATION = 2.5
+"""Per vote for a player the Tribunal recalled and the Cable showed was not the Ring (S23)."""
+RECALLED_RING = -1.0
 
 
 def liars(known: Known, private: bool = True) -> set[str]:
@@ -145,7 +148,7 @@ def suspicion(known: Known, private: bool = True) -> dict[str, float]:
         if cable is None or cable["recalled"] is None or vote != cable["recalled"]:
             continue
         # S23: the recalled player's faction tells who voted well
-        add(voter, -1.0 if known.dead.get(vote or "") == "ring" else 0.5)
+        add(voter, RECALLED_RING if known.dead.get(vote or "") == "ring" else RECALLED_STATION)
     return score
 
 
