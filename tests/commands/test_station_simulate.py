@@ -3,16 +3,18 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from deaddrop.bots.station import random_bot, registry
+from deaddrop.bots.station.base import DayPlan
 from deaddrop.cli import main
 from deaddrop.engine.core.rng import Rng
 from deaddrop.engine.station import actions as A
+from deaddrop.engine.station.claims import Post
 from deaddrop.station_sim.simulate import simulate
 from deaddrop.stats import wilson
 
@@ -92,7 +94,7 @@ def test_s42_bots_see_only_a_json_copy_of_their_view_and_seats_vary(
 ) -> None:
     seen_roles: dict[int, set[str]] = {}
 
-    def spy(seen: Mapping[str, Any], rng: Rng) -> tuple[list[A.Action], Rng]:
+    def spy(seen: Mapping[str, Any], posts: Sequence[Post], rng: Rng) -> tuple[DayPlan, Rng]:
         assert json.loads(json.dumps(seen)) == seen  # plain JSON, nothing else
         assert set(seen) <= {"day", "over", "winner", "defector_won", "roster", "cables"} | {
             "threshold", "votes", "done", "whispers_announced", "me", "ring"
@@ -100,7 +102,7 @@ def test_s42_bots_see_only_a_json_copy_of_their_view_and_seats_vary(
         me = seen["me"]
         position = [entry["codename"] for entry in seen["roster"]].index(me["codename"])
         seen_roles.setdefault(position, set()).add(me["role"])
-        return random_bot.decide_day(seen, rng)
+        return random_bot.plan_day(seen, posts, rng)
 
     monkeypatch.setitem(registry.LEVELS, "spy", spy)
     simulate(7, 12, 3, "spy", "spy")
@@ -114,10 +116,10 @@ def test_the_random_bot_acts_and_marks_done_in_simulated_games(
 ) -> None:
     kinds: set[type] = set()
 
-    def counting(seen: Mapping[str, Any], rng: Rng) -> tuple[list[A.Action], Rng]:
-        actions, rng = random_bot.decide_day(seen, rng)
-        kinds.update(type(action) for action in actions)
-        return actions, rng
+    def counting(seen: Mapping[str, Any], posts: Sequence[Post], rng: Rng) -> tuple[DayPlan, Rng]:
+        plan, rng = random_bot.plan_day(seen, posts, rng)
+        kinds.update(type(action) for action in plan.actions)
+        return plan, rng
 
     monkeypatch.setitem(registry.LEVELS, "counting", counting)
     simulate(9, 10, 1, "counting", "counting")
@@ -127,8 +129,8 @@ def test_the_random_bot_acts_and_marks_done_in_simulated_games(
 @pytest.mark.parametrize(
     "args,message",
     [
-        (["--ring", "expert"], "unknown bot level 'expert' (known: random)"),
-        (["--station", "Random"], "unknown bot level 'Random' (known: random)"),
+        (["--ring", "expert"], "unknown bot level 'expert' (known: heuristic, random)"),
+        (["--station", "Random"], "unknown bot level 'Random' (known: heuristic, random)"),
         (["--defector", "nope", "--players", "8"], "unknown bot level 'nope'"),
         (["--defector", "random", "--players", "6"], "a table of 6 has no Defector"),
     ],
@@ -181,3 +183,15 @@ def test_plot_refuses_another_ending_or_folder_before_playing(
         captured = capsys.readouterr()
         assert words in captured.err and len(captured.err.strip().splitlines()) == 1
         assert captured.out == "" and not path.exists()
+
+
+@pytest.mark.parametrize("station,ring", [("heuristic", "random"), ("random", "heuristic")])
+def test_the_heuristic_level_plays_either_side(
+    capsys: pytest.CaptureFixture[str], station: str, ring: str
+) -> None:
+    args = ("--players", "8", "--station", station, "--ring", ring, "--games", "6")
+    data = _json(capsys, *args, "--seed", "4")
+    assert data["bots"] == {"station": station, "ring": ring, "defector": station}
+    assert data["wins"]["station"] + data["wins"]["ring"] == 6
+    again = _json(capsys, *args, "--seed", "4")
+    assert again["wins"] == data["wins"] and again["mean_days"] == data["mean_days"]

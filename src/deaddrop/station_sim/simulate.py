@@ -6,8 +6,10 @@ Ring heir (S11), changes from game to game. The bots of a day act in an order sh
 day, so no seat always sees the others' live votes (S21) before it votes.
 
 Bots. A seat's level is chosen by its faction (the Station's, the Ring's, the Defector's). Each
-seat decides from `view(state, seat)` after a JSON round trip, never from the state (S42), and
-every save goes through `apply`, the same checks as a person's.
+seat decides from `view(state, seat)` after a JSON round trip and the posts it may read, never
+from the state (S42). Each game has its own chat (`chat.SimChat`): a bot's posts go through the
+channels' rules and the S43 claim check, and each bot reads exactly what its seat may read.
+Every save goes through `apply`, the same checks as a person's.
 """
 
 from __future__ import annotations
@@ -18,14 +20,17 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from deaddrop.bots.station.registry import DecideDay, level
+from deaddrop.bots.station.base import DayBot
+from deaddrop.bots.station.registry import level
 from deaddrop.engine.core.rng import Rng
-from deaddrop.engine.station.actions import ResolvePouch
+from deaddrop.engine.station.actions import MarkDone, ResolvePouch
+from deaddrop.engine.station.channels import Channel
 from deaddrop.engine.station.game import apply
 from deaddrop.engine.station.roles import FACTION, LAST_DAY, ROLE_TABLE, Faction
 from deaddrop.engine.station.setup import StationSetup, start
 from deaddrop.engine.station.state import StationState
 from deaddrop.engine.station.views import view
+from deaddrop.station_sim.chat import SimChat
 from deaddrop.stats import wilson
 
 SIDES = ("station", "ring", "defector")
@@ -54,26 +59,48 @@ def seen_by(state: StationState, seat: int) -> Mapping[str, Any]:
     return loaded
 
 
-def play_game(players: int, seed: int, deciders: Mapping[Faction, DecideDay]) -> Outcome:
+def play_game(players: int, seed: int, deciders: Mapping[Faction, DayBot]) -> Outcome:
     """One game from a table seed, each seat played by its faction's bot level."""
+    state, _ = play_to_end(players, seed, deciders)
+    assert state.winner is not None
+    return Outcome(state.winner, state.defector_won, state.history[-1].day)
+
+
+def play_to_end(
+    players: int, seed: int, deciders: Mapping[Faction, DayBot]
+) -> tuple[StationState, SimChat]:
+    """One whole game: the final state and its chat."""
     rng = Rng.from_seed(seed ^ 0x5EED)  # the bots' and the day order's draws, not the deal's
     names = tuple(f"player{i}" for i in range(1, players + 1))
     state = start(StationSetup(names, seed))
-    bots: list[tuple[DecideDay, Rng]] = []
+    chat = SimChat()
+    bots: list[tuple[DayBot, Rng]] = []
     for place in state.seats:
         bot_seed, rng = rng.next_u64()
         bots.append((deciders[FACTION[place.role]], Rng.from_seed(bot_seed)))
     while not state.over:
         order, rng = rng.shuffled(state.living())
         for seat in order:
-            decide, own = bots[seat]
-            actions, own = decide(seen_by(state, seat), own)
-            bots[seat] = (decide, own)
-            for action in actions:
-                state, _ = apply(state, action)  # S42: a bot's save is checked like anyone's
+            state = play_seat(state, chat, seat, bots)
         state, _ = apply(state, ResolvePouch())
-    assert state.winner is not None
-    return Outcome(state.winner, state.defector_won, state.history[-1].day)
+    return state, chat
+
+
+def play_seat(
+    state: StationState, chat: SimChat, seat: int, bots: list[tuple[DayBot, Rng]]
+) -> StationState:
+    """One bot's day: it decides from its view and posts, posts, then saves (done mark last)."""
+    decide, own = bots[seat]
+    seen = seen_by(state, seat)
+    plan, own = decide(seen, chat.posts_for(state, seat, seen), own)
+    bots[seat] = (decide, own)
+    for post in plan.posts:
+        chat.post(state, seat, Channel(post.channel), post.text)  # S28, S29, S43
+    for action in sorted(plan.actions, key=lambda a: isinstance(a, MarkDone)):
+        if action.seat != seat:
+            raise ValueError(f"a bot saved for another seat: {action!r}")
+        state, _ = apply(state, action)  # S42: a bot's save is checked like anyone's
+    return state
 
 
 @dataclass(slots=True)

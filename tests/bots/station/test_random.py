@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from deaddrop.bots.station import random_bot
+from deaddrop.bots.station import heuristic, random_bot
 from deaddrop.bots.station.registry import LEVELS, UnknownLevel, level
 from deaddrop.engine.core.rng import Rng
 from deaddrop.engine.station import actions as A
@@ -42,7 +42,19 @@ def test_decide_day_is_choose_day_for_the_seat_of_the_view() -> None:
 
 
 def test_the_registry_names_its_levels_and_refuses_others() -> None:
-    assert level("random") is random_bot.decide_day
-    assert list(LEVELS) == ["random"]
-    with pytest.raises(UnknownLevel, match=r"unknown bot level 'expert' \(known: random\)"):
+    assert level("random") is random_bot.plan_day
+    assert level("heuristic") is heuristic.plan_day
+    assert list(LEVELS) == ["heuristic", "random"]
+    with pytest.raises(
+        UnknownLevel, match=r"unknown bot level 'expert' \(known: heuristic, random\)"
+    ):
         level("expert")
+
+
+def test_the_random_levels_day_is_its_saves_and_no_posts() -> None:
+    state = start(StationSetup(tuple(f"p{i}" for i in range(6)), 4))
+    for seat in range(6):
+        seen = json.loads(json.dumps(view(state, seat)))
+        plan, rng = random_bot.plan_day(seen, [], Rng.from_seed(seat))
+        actions, same = random_bot.decide_day(seen, Rng.from_seed(seat))
+        assert (list(plan.actions), plan.posts, rng) == (actions, (), same)

@@ -5,8 +5,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from deaddrop.bots.station.base import DayPlan
 from deaddrop.engine.core.rng import Rng
 from deaddrop.engine.station import actions as A
+from deaddrop.engine.station.claims import Post
 from deaddrop.engine.station.game import apply
 from deaddrop.engine.station.setup import StationSetup, start
 from deaddrop.engine.station.state import ABSTAIN, StationState
@@ -45,6 +47,12 @@ def decide_day(seen: Mapping[str, Any], rng: Rng) -> tuple[list[A.Action], Rng]:
     """The random bot's day for the seat whose view this is (S42: the view alone)."""
     seat_of = {entry["codename"]: index for index, entry in enumerate(seen["roster"])}
     return choose_day(seen["me"], seat_of, seat_of[seen["me"]["codename"]], rng)
+
+
+def plan_day(seen: Mapping[str, Any], posts: Sequence[Post], rng: Rng) -> tuple[DayPlan, Rng]:
+    """The random level's whole day: random saves, no posts (it reads none of them)."""
+    actions, rng = decide_day(seen, rng)
+    return DayPlan(tuple(a for a in actions if isinstance(a, A.DayAction))), rng
 
 
 def random_game(

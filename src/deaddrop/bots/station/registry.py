@@ -2,19 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from typing import Any
+from deaddrop.bots.station import heuristic, random_bot
+from deaddrop.bots.station.base import DayBot
 
-from deaddrop.bots.station import random_bot
-from deaddrop.engine.core.rng import Rng
-from deaddrop.engine.station import actions as A
-
-DecideDay = Callable[[Mapping[str, Any], Rng], tuple[list[A.Action], Rng]]
-"""A level: from one seat's view (a JSON round-trip copy, S42) and its own generator, the day's
-saves for that seat (Operation or order, vote, whispers, done mark) and the generator after."""
-
-LEVELS: dict[str, DecideDay] = {
-    "random": random_bot.decide_day,
+LEVELS: dict[str, DayBot] = {
+    "heuristic": heuristic.plan_day,
+    "random": random_bot.plan_day,
 }
 
 
@@ -22,7 +15,7 @@ class UnknownLevel(ValueError):
     """A bot level that does not exist."""
 
 
-def level(name: str) -> DecideDay:
+def level(name: str) -> DayBot:
     """The bot level of this name; UnknownLevel (one line naming the known ones) otherwise."""
     try:
         return LEVELS[name]
