@@ -226,3 +226,14 @@ class Table:
 def names_of(table: Table, seats: Iterable[int]) -> list[str]:
     """Role names of some seats."""
     return [table.names[seat] for seat in seats]
+
+
+# A six-player deal in join order (S1, S2): the Ring first, then the Station.
+SIX = [
+    ("OWL", "ringleader"),
+    ("RAVEN", "forger"),
+    ("HERON", "analyst"),
+    ("WREN", "safehouse_keeper"),
+    ("KITE", "field_agent"),
+    ("LARK", "field_agent"),
+]

@@ -19,14 +19,7 @@ from deaddrop.engine.station.actions import DayAction
 from deaddrop.engine.station.game import apply_day
 from deaddrop.engine.station.views import view
 
-SIX = [
-    ("OWL", "ringleader"),
-    ("RAVEN", "forger"),
-    ("HERON", "analyst"),
-    ("WREN", "safehouse_keeper"),
-    ("KITE", "field_agent"),
-    ("LARK", "field_agent"),
-]
+from .helpers import SIX
 
 
 def test_s41_early_pouch_when_every_living_player_is_done() -> None:

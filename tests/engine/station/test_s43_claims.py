@@ -37,14 +37,7 @@ from deaddrop.engine.station.roles import BIRDS, ROLES
 from deaddrop.engine.station.state import StationState
 from deaddrop.engine.station.views import view
 
-SIX = [
-    ("OWL", "ringleader"),
-    ("RAVEN", "forger"),
-    ("HERON", "analyst"),
-    ("WREN", "safehouse_keeper"),
-    ("KITE", "field_agent"),
-    ("LARK", "field_agent"),
-]
+from .helpers import SIX
 
 
 def day_three() -> StationState:
