@@ -51,7 +51,7 @@ def run_worker(args: argparse.Namespace) -> int:
 
 async def _run(settings: Settings, *, once: bool) -> tuple[int, int]:
     from deaddrop.server.db.engine import create_engine, create_sessionmaker
-    from deaddrop.server.station.live_events import worker_broker
+    from deaddrop.server.station.game_stream import worker_broker
 
     engine = create_engine(settings)
     try:

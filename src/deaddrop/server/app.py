@@ -44,11 +44,10 @@ from deaddrop.server.sessions import SessionConfig
 from deaddrop.server.settings import Settings
 from deaddrop.server.station import api as station_api
 from deaddrop.server.station import chat_routes as station_chat
+from deaddrop.server.station import game_stream, live_pages, tab_routes
 from deaddrop.server.station import host_routes as station_host
-from deaddrop.server.station import live_events as station_live_events
 from deaddrop.server.station import lobby as station_lobby
 from deaddrop.server.station import routes as station_routes
-from deaddrop.server.station import station_live, tab_routes
 from deaddrop.server.station.clock import Clock, SystemClock
 from deaddrop.server.station.offset_clock import OffsetClock
 from deaddrop.server.station.runner import PouchRunner
@@ -59,7 +58,7 @@ ROUTERS += (favicon.router,)  # the site's icon
 ROUTERS += (tab_routes.router,)  # Station: the five tabs and the spectator's view
 # Station: lobby, the day's saves, the host's tools, JSON views and the scenario file.
 ROUTERS += (station_lobby.router, station_routes.router, station_host.router, station_api.router)
-ROUTERS += (station_chat.router, station_live.router)  # Station: chat, whispers, live pages
+ROUTERS += (station_chat.router, live_pages.router)  # Station: chat, whispers, live pages
 ROUTERS += (cards_routes.router,)  # Cards: lobby, tables, moves, live stream, records
 SESSION_MAX_AGE = 30 * 24 * 3600
 # Forms are small; the largest later upload (a scenario file) stays well under this.
@@ -172,8 +171,8 @@ def create_app(
         exception_handlers=EXCEPTION_HANDLERS,
         lifespan=[lifespan],
         # Station writers without a request (the Pouch runner) wake listeners through this.
-        on_startup=[station_live_events.register_broker],
-        on_shutdown=[station_live_events.unregister_broker],
+        on_startup=[game_stream.register_broker],
+        on_shutdown=[game_stream.unregister_broker],
         state=State(
             {
                 "settings": settings,

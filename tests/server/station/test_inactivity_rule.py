@@ -13,7 +13,7 @@ from deaddrop.engine.station import (
 from deaddrop.engine.station import start as start_game
 from deaddrop.engine.station.state import StationState
 from deaddrop.server.station.info_builder import is_inactive_now
-from deaddrop.server.station.rules import is_inactive
+from deaddrop.server.station.table_limits import is_inactive
 
 SIX = [
     ("OWL", "ringleader"),

@@ -41,14 +41,14 @@ from deaddrop.server.live import journal
 from deaddrop.server.live.journal import EVERYONE
 from deaddrop.server.live.models import LiveEvent
 from deaddrop.server.live.sse import Renderer
-from deaddrop.server.station import station_live
+from deaddrop.server.station import live_pages as station_live
 from deaddrop.server.station.access import (
     GameContext,
     access_game_for_member,
     access_game_for_player,
 )
 from deaddrop.server.station.chat import do_post
-from deaddrop.server.station.live_events import journal_events, stream_of, wake_game
+from deaddrop.server.station.game_stream import journal_events, stream_of, wake_game
 from deaddrop.server.station.refusals import Refused
 from deaddrop.server.station.roles_text import result_sentence
 from deaddrop.server.station.seen import listener_of

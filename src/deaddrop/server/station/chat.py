@@ -23,7 +23,7 @@ from deaddrop.engine.station.channels import Channel, can_read, check_post
 from deaddrop.engine.station.state import StationState
 from deaddrop.server.station.access import GameContext
 from deaddrop.server.station.chat_models import StationMessage
-from deaddrop.server.station.live_events import journal_events, wake_game
+from deaddrop.server.station.game_stream import journal_events, wake_game
 from deaddrop.server.station.refusals import Refused, Stale, explain
 from deaddrop.server.station.service import writer_lock
 from deaddrop.server.station.store import load_state

@@ -26,6 +26,7 @@ from deaddrop.server.station.access import (
 )
 from deaddrop.server.station.chat import channel_of, do_post
 from deaddrop.server.station.chat_view import panel
+from deaddrop.server.station.game_stream import stream_of
 from deaddrop.server.station.http import (
     AnyRequest,
     answer,
@@ -35,7 +36,6 @@ from deaddrop.server.station.http import (
     version_of,
 )
 from deaddrop.server.station.info_builder import build_game_info
-from deaddrop.server.station.live_events import stream_of
 from deaddrop.server.station.refusals import Refused
 from deaddrop.server.station.routes import ClockDep, Posted, Reply
 from deaddrop.server.station.seen import listener_of

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from deaddrop.server.accounts.checks import InvalidField, check_time_zone
 from deaddrop.server.accounts.forms import Errors, field
 from deaddrop.server.numbers import BadNumber, whole_number
-from deaddrop.server.station import rules
+from deaddrop.server.station import table_limits
 from deaddrop.server.station.models import TITLE_MAX
 from deaddrop.server.station.service import NewGame
 
@@ -32,7 +32,7 @@ EXTENSIONS: tuple[tuple[int, str], ...] = (
     (12 * 60, "12 hours"),
     (24 * 60, "24 hours"),
 )
-"""What the host may extend today's deadline by (at most 24 hours a day, rules.py)."""
+"""What the host may extend today's deadline by (at most 24 hours a day, table_limits.py)."""
 
 
 @dataclass
@@ -72,7 +72,7 @@ def check_day_minutes(raw: str) -> int:
         minutes = whole_number(raw, "day_minutes")
     except BadNumber:
         raise InvalidField("Choose a day length from the list.") from None
-    if not rules.MIN_DAY_MINUTES <= minutes <= rules.MAX_DAY_MINUTES:
+    if not table_limits.MIN_DAY_MINUTES <= minutes <= table_limits.MAX_DAY_MINUTES:
         raise InvalidField("A day lasts from 5 minutes to 24 hours.")
     return minutes
 

@@ -1,6 +1,6 @@
 """The host's tools during play (S40): a page, and endpoints for forms and JSON alike.
 
-Every tool is announced publicly in the game (service.announce), and bounded by rules.py.
+Every tool is announced publicly in the game (service.announce), and bounded by table_limits.py.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from deaddrop.server.accounts.checks import InvalidField, check_username
 from deaddrop.server.accounts.service import find_user
 from deaddrop.server.db.dependencies import DB
 from deaddrop.server.render import page
-from deaddrop.server.station import rules
+from deaddrop.server.station import table_limits
 from deaddrop.server.station.access import GameContext, access_game_for_host
 from deaddrop.server.station.forms import EXTENSIONS, check_minutes
 from deaddrop.server.station.http import AnyRequest, answer, back_to, fields_of, flag, refuse
@@ -63,7 +63,7 @@ async def host_page(request: AnyRequest, db: DB, me: Me, game_id: FromPath[str])
         over=state.over,
         extensions=EXTENSIONS,
         extension_left_minutes=int(
-            (rules.MAX_EXTENSION_PER_DAY.total_seconds() - game.day_extended_seconds) // 60
+            (table_limits.MAX_EXTENSION_PER_DAY.total_seconds() - game.day_extended_seconds) // 60
         ),
         spectator_link=str(request.base_url).rstrip("/") + link if link else None,
     )

@@ -7,7 +7,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from deaddrop.engine.station import StationState
 from deaddrop.server.accounts.models import User
-from deaddrop.server.station import rules
+from deaddrop.server.station import table_limits
 from deaddrop.server.station.access import GameContext
 from deaddrop.server.station.chat_models import StationMessage
 from deaddrop.server.station.info import Announcement, GameInfo, SeatInfo
@@ -108,7 +108,7 @@ async def seat_infos(
 def is_inactive_now(
     state: StationState, seat: int, first_full_day: int, posted_days: frozenset[int] = frozenset()
 ) -> bool:
-    """Inactive two days running (rules.py), as the last Pouch left it.
+    """Inactive two days running (table_limits.py), as the last Pouch left it.
 
     Only days the Pouches resolved count, never today's saves: the mark is shown to everyone,
     and lifting it at a private act (an Operation saved, a Ring post) would announce that act
@@ -116,4 +116,4 @@ def is_inactive_now(
     """
     if state.over or not state.alive[seat]:
         return False
-    return rules.is_inactive(state.history, seat, first_full_day, posted_days)
+    return table_limits.is_inactive(state.history, seat, first_full_day, posted_days)

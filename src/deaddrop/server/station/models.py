@@ -67,11 +67,11 @@ class StationGame(Base):
     deadline: Mapped[datetime | None] = mapped_column(UTCDateTime(), default=None)
     """Today's Pouch; None in the lobby, while paused and after the game."""
     day_extended_seconds: Mapped[int] = mapped_column(Integer, default=0)
-    """How far the host has extended today's deadline (capped, see rules.py)."""
+    """How far the host has extended today's deadline (capped, see table_limits.py)."""
     paused_remaining_seconds: Mapped[int | None] = mapped_column(Integer, default=None)
     """While paused: how much of the day was left."""
     pause_ends_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), default=None)
-    """While paused: when the pause ends by itself (rules.py)."""
+    """While paused: when the pause ends by itself (table_limits.py)."""
     winner: Mapped[str | None] = mapped_column(String(10), default=None)
     """station or ring once over (S24)."""
     lobby_size: Mapped[int] = mapped_column(Integer, default=0)

@@ -29,11 +29,11 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from deaddrop.engine.station import ResolvePouch, all_done, apply
 from deaddrop.engine.station.codec import action_to_json
 from deaddrop.server.background import Loop
-from deaddrop.server.station import rules
+from deaddrop.server.station import table_limits
 from deaddrop.server.station.clock import Clock, next_deadline
-from deaddrop.server.station.live_events import journal_events, wake_game
+from deaddrop.server.station.game_stream import journal_events, wake_game
 from deaddrop.server.station.models import StationAction, StationGame, StationPouch
-from deaddrop.server.station.publish import HUB, Hub
+from deaddrop.server.station.pouch_due import POUCH_DUE, PouchDue
 from deaddrop.server.station.service import (
     Conflict,
     announce,
@@ -73,13 +73,13 @@ class PouchRunner:
         clock: Clock,
         *,
         name: str | None = None,
-        hub: Hub = HUB,
+        doorbell: PouchDue = POUCH_DUE,
         before_commit: BeforeCommit | None = None,
     ) -> None:
         self.sessionmaker = sessionmaker
         self.clock = clock
         self.name = name or default_name()
-        self.hub = hub
+        self.doorbell = doorbell
         self.before_commit = before_commit
         self._loop = Loop(logger, "Pouch runner", POLL_SECONDS)
 
@@ -113,11 +113,11 @@ class PouchRunner:
 
     async def run_forever(self) -> None:
         """Run passes until cancelled, sleeping until the next deadline or a wake-up."""
-        self.hub.on_pouch_due(self.wake)
+        self.doorbell.on_pouch_due(self.wake)
         try:
             await self._loop.run(self._pass)
         finally:
-            self.hub.off_pouch_due(self.wake)
+            self.doorbell.off_pouch_due(self.wake)
 
     async def _pass(self) -> float:
         await self.run_once()
@@ -169,10 +169,10 @@ class PouchRunner:
             return await self._resolve(db, game)
 
     async def _end_pause(self, db: AsyncSession, game: StationGame) -> str | None:
-        """A pause that ran out ends by itself at its limit (rules.MAX_PAUSE)."""
+        """A pause that ran out ends by itself at its limit (table_limits.MAX_PAUSE)."""
         assert game.pause_ends_at is not None
         resume(game, game.pause_ends_at)
-        hours = int(rules.MAX_PAUSE.total_seconds() // 3600)
+        hours = int(table_limits.MAX_PAUSE.total_seconds() // 3600)
         text = f"The pause ran out after {hours} hours; the clock runs."
         notice = announce(db, game, "pause_expired", text)
         seq = await journal_events(db, game.public_id, [notice])
@@ -226,7 +226,6 @@ class PouchRunner:
             logger.info("game %s day %d: another writer got there first", game.public_id, day)
             return None
         remember(game.public_id, game.version, new_state)
-        self.hub.publish(game.public_id, events)
         await wake_game(game.public_id, seq)
         logger.info("game %s: Pouch of day %d resolved by %s", game.public_id, day, self.name)
         return "pouch"

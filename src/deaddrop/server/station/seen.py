@@ -15,7 +15,7 @@ from deaddrop.server.live import journal
 from deaddrop.server.live.models import LiveEvent
 from deaddrop.server.station.access import GameContext
 from deaddrop.server.station.badges import KINDS_SHOWN_ON, Reader, badge_text, count_new
-from deaddrop.server.station.live_events import stream_of
+from deaddrop.server.station.game_stream import stream_of
 from deaddrop.server.station.seen_models import StationTabSeen
 
 WINDOW = 2000

@@ -1,4 +1,4 @@
-"""`do_*`: every write to a Station game, each one transaction, events published after commit.
+"""`do_*`: every write to a Station game, each one transaction, its events journaled in it.
 
 One writer per game: every write updates the game row, whose `row_version` is an optimistic
 lock (`UPDATE … WHERE row_version = <read>`), and log entries are keyed by (game, seq); a
@@ -37,10 +37,10 @@ from deaddrop.engine.station.codec import action_to_json, setup_to_json
 from deaddrop.engine.station.roles import MAX_PLAYERS
 from deaddrop.server.accounts.models import User
 from deaddrop.server.db.base import utcnow
-from deaddrop.server.station import rules
+from deaddrop.server.station import table_limits
 from deaddrop.server.station.access import GameContext
 from deaddrop.server.station.clock import Clock, Schedule, next_deadline
-from deaddrop.server.station.live_events import NOTICE_EVENT, journal_events, wake_game
+from deaddrop.server.station.game_stream import NOTICE_EVENT, journal_events, wake_game
 from deaddrop.server.station.models import (
     StationAction,
     StationAnnouncement,
@@ -48,7 +48,7 @@ from deaddrop.server.station.models import (
     StationSeat,
     StationSeatHolder,
 )
-from deaddrop.server.station.publish import HUB
+from deaddrop.server.station.pouch_due import POUCH_DUE
 from deaddrop.server.station.refusals import Refused, Stale, explain
 from deaddrop.server.station.store import load_state, remember
 
@@ -69,7 +69,7 @@ class NewGame:
     title: str
     pouch_minute: int
     time_zone: str
-    day_minutes: int = rules.MAX_DAY_MINUTES
+    day_minutes: int = table_limits.MAX_DAY_MINUTES
     early_pouch: bool = False
 
 
@@ -82,7 +82,7 @@ class Acted:
     version: int
     """The game's version after it."""
     events: tuple[Event, ...]
-    """What it told whom (already published)."""
+    """What it told whom (journaled with it)."""
 
 
 def table_epoch(state: StationState) -> int:
@@ -386,10 +386,9 @@ async def _act_once(
     seq = await journal_events(db, game.public_id, journaled)  # the engine's audiences, same commit
     await commit(db)
     remember(game.public_id, game.version, new_state)
-    HUB.publish(game.public_id, events)
     await wake_game(game.public_id, seq)
     if game.deadline is not None and game.deadline <= now:
-        HUB.pouch_due()
+        POUCH_DUE.pouch_due()
     return Acted(new_state, game.version, events)
 
 
@@ -422,16 +421,16 @@ def _open_day(game: StationGame, now: datetime) -> datetime:
 
 
 async def do_pause(db: AsyncSession, context: GameContext, clock: Clock) -> None:
-    """Stop the clock; it restarts with the time that was left (ends by itself, rules.py)."""
+    """Stop the clock; it restarts with the time that was left (ends by itself, table_limits.py)."""
     game = context.game
     now = clock.now()
     deadline = _open_day(game, now)
     game.status = "paused"
     game.paused_remaining_seconds = math.ceil((deadline - now).total_seconds())
-    game.pause_ends_at = now + rules.MAX_PAUSE
+    game.pause_ends_at = now + table_limits.MAX_PAUSE
     game.deadline = None
     touch(game, now)
-    hours = int(rules.MAX_PAUSE.total_seconds() // 3600)
+    hours = int(table_limits.MAX_PAUSE.total_seconds() // 3600)
     notice = announce(
         db,
         game,
@@ -464,19 +463,19 @@ async def do_resume(db: AsyncSession, context: GameContext, clock: Clock) -> Non
     notice = announce(db, game, "resumed", "The host resumed the game. The clock is running again.")
     await _host_write(db, context, notice)
     if game.deadline is not None and game.deadline <= now:
-        HUB.pouch_due()
+        POUCH_DUE.pouch_due()
 
 
 async def do_extend(db: AsyncSession, context: GameContext, minutes: int, clock: Clock) -> None:
-    """Move today's Pouch later, by at most what is left of today's allowance (rules.py)."""
+    """Move today's Pouch later, by at most what is left of today's allowance (table_limits.py)."""
     game = context.game
     if minutes <= 0:
         raise Refused("Choose how long to extend the deadline by.")
     deadline = _open_day(game, clock.now())
     used = timedelta(seconds=game.day_extended_seconds)
-    granted = rules.allowed_extension(used, timedelta(minutes=minutes))
+    granted = table_limits.allowed_extension(used, timedelta(minutes=minutes))
     if not granted:
-        limit = int(rules.MAX_EXTENSION_PER_DAY.total_seconds() // 3600)
+        limit = int(table_limits.MAX_EXTENSION_PER_DAY.total_seconds() // 3600)
         raise Refused(f"Today's deadline has already been extended by the most allowed, {limit} h.")
     game.deadline = deadline + granted
     game.day_extended_seconds += int(granted.total_seconds())

@@ -24,8 +24,8 @@ from deaddrop.server.station.access import (
     access_game_for_spectator,
 )
 from deaddrop.server.station.chat_view import chat_values
+from deaddrop.server.station.game_stream import stream_of
 from deaddrop.server.station.info_builder import build_game_info
-from deaddrop.server.station.live_events import stream_of
 from deaddrop.server.station.seen import listener_of, mark_seen, tab_badges
 from deaddrop.server.station.store import load_state
 from deaddrop.server.station.tabs import SPECTATOR_TABS, TABS, tab_context

@@ -14,7 +14,6 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from deaddrop.engine.core.events import Event
 from deaddrop.server.live import journal
-from deaddrop.server.live.models import LiveEvent
 from deaddrop.server.live.wakeup import channels_plugin, close_redis, wake
 
 logger = logging.getLogger("deaddrop.station")
@@ -33,25 +32,9 @@ def stream_of(public_id: str) -> str:
 async def journal_events(db: AsyncSession, public_id: str, events: Iterable[Event]) -> int:
     """Journal a write's events with the engine's audience (call before commit); the new seq.
 
-    Unlike `journal.append` nothing is flushed here: a lost race for the game row (or for a
-    sequence number) must surface in the writer's own commit, which turns it into a retry.
+    Nothing is flushed: a lost race must surface in the writer's own commit (a retry).
     """
-    stream = stream_of(public_id)
-    with db.no_autoflush:
-        seq = await journal.last_seq(db, stream)
-    for event in events:
-        seq += 1
-        db.add(
-            LiveEvent(
-                stream=stream,
-                seq=seq,
-                kind=event.kind,
-                public=event.audience.public,
-                seats=sorted(event.audience.seats),
-                payload=dict(event.payload),
-            )
-        )
-    return seq
+    return await journal.append(db, stream_of(public_id), events, flush=False)
 
 
 def register_broker(app: Litestar) -> None:

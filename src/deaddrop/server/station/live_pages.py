@@ -31,8 +31,8 @@ from deaddrop.server.station.access import (
     access_game_for_spectator,
 )
 from deaddrop.server.station.badges import Reader, tabs_showing
+from deaddrop.server.station.game_stream import stream_of
 from deaddrop.server.station.http import AnyRequest
-from deaddrop.server.station.live_events import stream_of
 from deaddrop.server.station.models import StationGame, StationSeat
 from deaddrop.server.station.seen import listener_of
 from deaddrop.server.station.tab_routes import tab_values
