@@ -1,8 +1,8 @@
 """`deaddrop worker`: the Pouch runner (and the mailer) alone, for when the app is scaled out.
 
 Any number of workers and `deaddrop serve` processes may run against one database at once:
-the runner's claims make each Pouch leave exactly once (server/station/runner.py), and the
-mail ledger sends each mail once (server/mail/deliveries.py). The mailer runs only when
+the runner's claims make each Pouch leave exactly once (server/station/play/pouch_runner.py),
+and the mail ledger sends each mail once (server/mail/deliveries.py). The mailer runs only when
 `SMTP_HOST` is set.
 """
 
@@ -51,7 +51,7 @@ def run_worker(args: argparse.Namespace) -> int:
 
 async def _run(settings: Settings, *, once: bool) -> tuple[int, int]:
     from deaddrop.server.db.engine import create_engine, create_sessionmaker
-    from deaddrop.server.station.game_stream import worker_broker
+    from deaddrop.server.station.live.stream import worker_broker
 
     engine = create_engine(settings)
     try:
@@ -66,9 +66,9 @@ async def _work(
     settings: Settings, sessionmaker: async_sessionmaker[AsyncSession], *, once: bool
 ) -> tuple[int, int]:
     """The runner and the mailer: one pass each, or until interrupted."""
+    from deaddrop.server.clock import SystemClock
     from deaddrop.server.mail.mailer import Mailer
-    from deaddrop.server.station.clock import SystemClock
-    from deaddrop.server.station.runner import PouchRunner
+    from deaddrop.server.station.play.pouch_runner import PouchRunner
 
     clock = SystemClock()
     runner = PouchRunner(sessionmaker, clock)

@@ -8,7 +8,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
+from contextlib import AbstractAsyncContextManager
 from pathlib import Path
 
 from litestar import Litestar, Router
@@ -22,6 +23,7 @@ from litestar.static_files import create_static_files_router
 from litestar.stores.base import Store
 from litestar.stores.redis import RedisStore
 from litestar.template import TemplateConfig
+from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
 from deaddrop.server import favicon
 from deaddrop.server.accounts import routes as account_routes
@@ -30,6 +32,7 @@ from deaddrop.server.accounts.throttle import LoginThrottle
 from deaddrop.server.api import routes as api_routes
 from deaddrop.server.cards import routes as cards_routes
 from deaddrop.server.cards.runner import CardsPlugin
+from deaddrop.server.clock import Clock, SystemClock
 from deaddrop.server.db.dependencies import provide_db
 from deaddrop.server.db.engine import create_engine, create_sessionmaker
 from deaddrop.server.db.store import DatabaseStore
@@ -42,15 +45,16 @@ from deaddrop.server.render import jinja_environment
 from deaddrop.server.security_headers import add_security_headers
 from deaddrop.server.sessions import SessionConfig
 from deaddrop.server.settings import Settings
-from deaddrop.server.station import api as station_api
-from deaddrop.server.station import chat_routes as station_chat
-from deaddrop.server.station import game_stream, live_pages, tab_routes
-from deaddrop.server.station import host_routes as station_host
-from deaddrop.server.station import lobby as station_lobby
-from deaddrop.server.station import routes as station_routes
-from deaddrop.server.station.clock import Clock, SystemClock
-from deaddrop.server.station.offset_clock import OffsetClock
-from deaddrop.server.station.runner import PouchRunner
+from deaddrop.server.station.chat import routes as station_chat
+from deaddrop.server.station.host import routes as station_host
+from deaddrop.server.station.live import routes as live_pages
+from deaddrop.server.station.live import stream as game_stream
+from deaddrop.server.station.lobby import routes as station_lobby
+from deaddrop.server.station.play import api as station_api
+from deaddrop.server.station.play import routes as station_routes
+from deaddrop.server.station.play.pouch_runner import PouchRunner
+from deaddrop.server.station.tabs import routes as tab_routes
+from deaddrop.server.testing.clocks import OffsetClock
 
 STATIC_DIR = Path(__file__).parent / "static"
 ROUTERS: tuple[Router, ...] = (page_routes.router, account_routes.router, api_routes.router)
@@ -65,6 +69,7 @@ SESSION_MAX_AGE = 30 * 24 * 3600
 MAX_BODY_BYTES = 1_000_000
 PURGE_EVERY_SECONDS = 3600
 logger = logging.getLogger("deaddrop.server")
+Lifespan = Callable[[Litestar], AbstractAsyncContextManager[None]]
 
 
 def create_app(
@@ -84,19 +89,73 @@ def create_app(
     engine = create_engine(settings)
     sessionmaker = create_sessionmaker(engine)
     kv = DatabaseStore(sessionmaker, "sessions")
-    throttle_store: Store = (
-        RedisStore.with_client(settings.redis_url, namespace="deaddrop-login-throttle")
-        if settings.redis_url
-        else DatabaseStore(sessionmaker, "login-throttle")
+    throttle_store = _throttle_store(settings, sessionmaker)
+    throttle = _login_throttle(settings, throttle_store)
+    templates = TemplateConfig(instance=JinjaTemplateEngine.from_environment(jinja_environment()))
+    background = _background(settings, sessionmaker, kv, game_clock, pouch_runner, mailer)
+    return Litestar(
+        route_handlers=[
+            *ROUTERS,
+            create_static_files_router(path="/static", directories=[STATIC_DIR]),
+        ],
+        dependencies={
+            "db": Provide(provide_db),
+            "viewer": Provide(provide_viewer),
+            "me": Provide(provide_me),
+            "throttle": Provide(lambda: throttle, sync_to_thread=False),
+            "clock": Provide(lambda: game_clock, sync_to_thread=False),
+        },
+        stores={"sessions": kv, "login-throttle": throttle_store},
+        # NUL is refused before the session (or any handler) takes it to the database.
+        middleware=[DefineMiddleware(refuse_nul), _sessions(settings).middleware],
+        before_send=[add_security_headers],  # every response, unmatched addresses included
+        csrf_config=_csrf(settings),
+        template_config=templates,
+        plugins=[
+            FlashPlugin(FlashConfig(template_config=templates)),
+            # Live updates: wake-ups in memory in one process, over Redis when REDIS_URL is set.
+            channels_plugin(settings.redis_url),
+            CardsPlugin(),  # the Cards runtime and its bot runner
+        ],
+        exception_handlers=EXCEPTION_HANDLERS,
+        lifespan=[_dispose_on_shutdown(engine), background],  # stopped in reverse order
+        # Station writers without a request (the Pouch runner) wake listeners through this.
+        on_startup=[game_stream.register_broker],
+        on_shutdown=[game_stream.unregister_broker],
+        state=State(
+            {
+                "settings": settings,
+                "engine": engine,
+                "sessionmaker": sessionmaker,
+                "clock": game_clock,
+            }
+        ),
+        request_max_body_size=MAX_BODY_BYTES,
+        debug=settings.debug,
+        openapi_config=None,
     )
-    throttle = LoginThrottle(
-        store=throttle_store,
+
+
+def _throttle_store(settings: Settings, sessionmaker: async_sessionmaker[AsyncSession]) -> Store:
+    """Where login attempts are counted: Redis when set (shared by processes), else the DB."""
+    if settings.redis_url:
+        return RedisStore.with_client(settings.redis_url, namespace="deaddrop-login-throttle")
+    return DatabaseStore(sessionmaker, "login-throttle")
+
+
+def _login_throttle(settings: Settings, store: Store) -> LoginThrottle:
+    """The login throttle with the limits of `settings`."""
+    return LoginThrottle(
+        store=store,
         per_user=settings.login_attempts_per_user,
         per_ip=settings.login_attempts_per_ip,
         window_seconds=settings.login_window_seconds,
     )
-    templates = TemplateConfig(instance=JinjaTemplateEngine.from_environment(jinja_environment()))
-    sessions = SessionConfig(
+
+
+def _sessions(settings: Settings) -> SessionConfig:
+    """Server-side sessions in the `sessions` store, behind a cookie."""
+    return SessionConfig(
         store="sessions",
         key="deaddrop_session",
         max_age=SESSION_MAX_AGE,
@@ -104,6 +163,41 @@ def create_app(
         samesite="lax",
         exclude=["/static/"],
     )
+
+
+def _csrf(settings: Settings) -> CSRFConfig:
+    """CSRF tokens on every form post."""
+    return CSRFConfig(
+        secret=settings.secret_key,
+        cookie_name="deaddrop_csrf",
+        cookie_secure=settings.secure_cookies,
+        cookie_httponly=True,
+        exclude=["/static/"],
+    )
+
+
+def _dispose_on_shutdown(engine: AsyncEngine) -> Lifespan:
+    """Close the database pool when the app stops (after the background work has stopped)."""
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Litestar) -> AsyncIterator[None]:
+        try:
+            yield
+        finally:
+            await engine.dispose()
+
+    return lifespan
+
+
+def _background(
+    settings: Settings,
+    sessionmaker: async_sessionmaker[AsyncSession],
+    kv: DatabaseStore,
+    game_clock: Clock,
+    pouch_runner: bool,
+    mailer: bool,
+) -> Lifespan:
+    """The work the app does between requests: the purge, the Pouch runner, the mailer."""
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Litestar) -> AsyncIterator[None]:
@@ -136,55 +230,8 @@ def create_app(
                 task.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
                     await task
-            await engine.dispose()
 
-    return Litestar(
-        route_handlers=[
-            *ROUTERS,
-            create_static_files_router(path="/static", directories=[STATIC_DIR]),
-        ],
-        dependencies={
-            "db": Provide(provide_db),
-            "viewer": Provide(provide_viewer),
-            "me": Provide(provide_me),
-            "throttle": Provide(lambda: throttle, sync_to_thread=False),
-            "clock": Provide(lambda: game_clock, sync_to_thread=False),
-        },
-        stores={"sessions": kv, "login-throttle": throttle_store},
-        # NUL is refused before the session (or any handler) takes it to the database.
-        middleware=[DefineMiddleware(refuse_nul), sessions.middleware],
-        before_send=[add_security_headers],  # every response, unmatched addresses included
-        csrf_config=CSRFConfig(
-            secret=settings.secret_key,
-            cookie_name="deaddrop_csrf",
-            cookie_secure=settings.secure_cookies,
-            cookie_httponly=True,
-            exclude=["/static/"],
-        ),
-        template_config=templates,
-        plugins=[
-            FlashPlugin(FlashConfig(template_config=templates)),
-            # Live updates: wake-ups in memory in one process, over Redis when REDIS_URL is set.
-            channels_plugin(settings.redis_url),
-            CardsPlugin(),  # the Cards runtime and its bot runner
-        ],
-        exception_handlers=EXCEPTION_HANDLERS,
-        lifespan=[lifespan],
-        # Station writers without a request (the Pouch runner) wake listeners through this.
-        on_startup=[game_stream.register_broker],
-        on_shutdown=[game_stream.unregister_broker],
-        state=State(
-            {
-                "settings": settings,
-                "engine": engine,
-                "sessionmaker": sessionmaker,
-                "clock": game_clock,
-            }
-        ),
-        request_max_body_size=MAX_BODY_BYTES,
-        debug=settings.debug,
-        openapi_config=None,
-    )
+    return lifespan
 
 
 async def _purge_expired_forever(store: DatabaseStore) -> None:

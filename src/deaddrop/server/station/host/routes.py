@@ -1,6 +1,6 @@
 """The host's tools during play (S40): a page, and endpoints for forms and JSON alike.
 
-Every tool is announced publicly in the game (service.announce), and bounded by table_limits.py.
+Every tool is announced publicly in the game (game/writes.announce), and bounded by table_limits.py.
 """
 
 from __future__ import annotations
@@ -18,14 +18,12 @@ from deaddrop.server.accounts.checks import InvalidField, check_username
 from deaddrop.server.accounts.service import find_user
 from deaddrop.server.db.dependencies import DB
 from deaddrop.server.render import page
-from deaddrop.server.station import table_limits
-from deaddrop.server.station.access import GameContext, access_game_for_host
-from deaddrop.server.station.forms import EXTENSIONS, check_minutes
-from deaddrop.server.station.http import AnyRequest, answer, back_to, fields_of, flag, refuse
-from deaddrop.server.station.info_builder import build_game_info, spectator_path
-from deaddrop.server.station.refusals import Refused
-from deaddrop.server.station.routes import ClockDep, Reply
-from deaddrop.server.station.service import (
+from deaddrop.server.station.game.access import GameContext, access_game_for_host
+from deaddrop.server.station.game.http import AnyRequest, answer, back_to, fields_of, flag, refuse
+from deaddrop.server.station.game.refusals import Refused
+from deaddrop.server.station.game.store import load_state
+from deaddrop.server.station.host import table_limits
+from deaddrop.server.station.host.service import (
     do_extend,
     do_pause,
     do_remove,
@@ -33,7 +31,9 @@ from deaddrop.server.station.service import (
     do_resume,
     do_set_spectators,
 )
-from deaddrop.server.station.store import load_state
+from deaddrop.server.station.lobby.forms import EXTENSIONS, check_minutes
+from deaddrop.server.station.play.routes import ClockDep, Reply
+from deaddrop.server.station.tabs.info_builder import build_game_info, spectator_path
 
 Tool = Callable[[GameContext, dict[str, str]], Awaitable[str]]
 """A host tool: does its work and returns the message to show."""

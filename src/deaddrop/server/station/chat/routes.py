@@ -19,15 +19,14 @@ from deaddrop.server.db.dependencies import DB
 from deaddrop.server.live.journal import cursor_at
 from deaddrop.server.numbers import optional_number
 from deaddrop.server.render import page
-from deaddrop.server.station.access import (
+from deaddrop.server.station.chat.channels import channel_of, do_post
+from deaddrop.server.station.chat.view import panel
+from deaddrop.server.station.game.access import (
     GameContext,
     access_game_for_player,
     access_game_for_spectator,
 )
-from deaddrop.server.station.chat import channel_of, do_post
-from deaddrop.server.station.chat_view import panel
-from deaddrop.server.station.game_stream import stream_of
-from deaddrop.server.station.http import (
+from deaddrop.server.station.game.http import (
     AnyRequest,
     answer,
     back_to,
@@ -35,13 +34,15 @@ from deaddrop.server.station.http import (
     refuse,
     version_of,
 )
-from deaddrop.server.station.info_builder import build_game_info
-from deaddrop.server.station.refusals import Refused
-from deaddrop.server.station.routes import ClockDep, Posted, Reply
-from deaddrop.server.station.seen import listener_of
-from deaddrop.server.station.service import do_act, table_epoch
-from deaddrop.server.station.store import load_state
-from deaddrop.server.station.tab_routes import NO_STORE
+from deaddrop.server.station.game.refusals import Refused
+from deaddrop.server.station.game.store import load_state
+from deaddrop.server.station.game.writes import table_epoch
+from deaddrop.server.station.live.stream import stream_of
+from deaddrop.server.station.play.routes import ClockDep, Posted, Reply
+from deaddrop.server.station.play.service import do_act
+from deaddrop.server.station.tabs.info_builder import build_game_info
+from deaddrop.server.station.tabs.routes import NO_STORE
+from deaddrop.server.station.tabs.seen import listener_of
 
 
 def _paths(tail: str) -> list[str]:

@@ -25,18 +25,18 @@ from deaddrop.server.live.journal import Listener
 from deaddrop.server.live.models import LiveEvent
 from deaddrop.server.live.shutdown import shutdown_event
 from deaddrop.server.live.sse import Audience, Renderer, live_stream, parse_last_event_id
-from deaddrop.server.station.access import (
+from deaddrop.server.station.game.access import (
     GameContext,
     access_game_for_player,
     access_game_for_spectator,
 )
-from deaddrop.server.station.badges import Reader, tabs_showing
-from deaddrop.server.station.game_stream import stream_of
-from deaddrop.server.station.http import AnyRequest
-from deaddrop.server.station.models import StationGame, StationSeat
-from deaddrop.server.station.seen import listener_of
-from deaddrop.server.station.tab_routes import tab_values
-from deaddrop.server.station.tabs import SPECTATOR_TABS, TABS
+from deaddrop.server.station.game.http import AnyRequest
+from deaddrop.server.station.game.models import StationGame, StationSeat
+from deaddrop.server.station.live.stream import stream_of
+from deaddrop.server.station.tabs.badges import Reader, tabs_showing
+from deaddrop.server.station.tabs.context import SPECTATOR_TABS, TABS
+from deaddrop.server.station.tabs.routes import tab_values
+from deaddrop.server.station.tabs.seen import listener_of
 
 START, END = "<!--live-->", "<!--/live-->"
 """The markers around the part of a tab page that live updates replace."""

@@ -13,8 +13,8 @@ from deaddrop.engine.station import StationState
 from deaddrop.engine.station.options import operation_options
 from deaddrop.engine.station.roles import MAX_PLAYERS, MIN_PLAYERS
 from deaddrop.server.accounts.models import User
-from deaddrop.server.station.models import StationGame, StationSeat
-from deaddrop.server.station.store import load_state
+from deaddrop.server.station.game.models import StationGame, StationSeat
+from deaddrop.server.station.game.store import load_state
 
 LIST_MAX = 50
 _ORDER = {"running": 0, "paused": 1, "lobby": 2, "over": 3}

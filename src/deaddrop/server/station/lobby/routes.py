@@ -20,25 +20,25 @@ from deaddrop.server.accounts.models import User
 from deaddrop.server.db.dependencies import DB
 from deaddrop.server.numbers import BadNumber, whole_number
 from deaddrop.server.render import FORM_REFUSED, page, see_other
-from deaddrop.server.station.access import (
+from deaddrop.server.station.game.access import (
     access_game_by_invite,
     access_game_for_host,
     access_game_for_member,
 )
-from deaddrop.server.station.forms import DAY_LENGTHS, NewGameForm, validate_new_game
-from deaddrop.server.station.http import AnyRequest, fields_of
-from deaddrop.server.station.models import StationGame, StationSeat
-from deaddrop.server.station.refusals import Refused
-from deaddrop.server.station.routes import ClockDep
-from deaddrop.server.station.schedule_text import duration_text, first_pouch, form_first_pouch
-from deaddrop.server.station.service import (
+from deaddrop.server.station.game.http import AnyRequest, fields_of
+from deaddrop.server.station.game.models import StationGame, StationSeat
+from deaddrop.server.station.game.refusals import Refused
+from deaddrop.server.station.game.writes import schedule_of
+from deaddrop.server.station.lobby.forms import DAY_LENGTHS, NewGameForm, validate_new_game
+from deaddrop.server.station.lobby.schedule_text import duration_text, first_pouch, form_first_pouch
+from deaddrop.server.station.lobby.service import (
     do_create_game,
     do_join,
     do_kick,
     do_leave,
     do_start,
-    schedule_of,
 )
+from deaddrop.server.station.play.routes import ClockDep
 
 Form = Body(media_type=RequestEncodingType.URL_ENCODED)
 LABELS = {

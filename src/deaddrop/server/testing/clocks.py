@@ -1,10 +1,11 @@
-"""A test-only clock: the machine's time plus an offset read from a file.
+"""Clocks for tests, never wired in production: a manual clock, and an offset clock.
 
-Browser tests run a real `deaddrop serve` in another process and cannot hand it a
-`ManualClock`; instead they set `DEADDROP_TEST_CLOCK_FILE` and write a number of seconds into
-that file to move the server's time forward ("advance the clock past the Pouch"). The file is
-re-read whenever it changes, and `watch` wakes the Pouch runner at once after a jump, so a
-test does not wait for the runner's next poll. Never set the variable in production.
+`ManualClock` only moves when a test tells it to. `OffsetClock` is the machine's time plus an
+offset read from a file: browser tests run a real `deaddrop serve` in another process and cannot
+hand it a `ManualClock`; instead they set `DEADDROP_TEST_CLOCK_FILE` and write a number of
+seconds into that file to move the server's time forward ("advance the clock past the Pouch").
+The file is re-read whenever it changes, and `watch` wakes the background jobs at once after a
+jump, so a test does not wait for the next poll. Never set the variable in production.
 """
 
 from __future__ import annotations
@@ -15,6 +16,33 @@ import threading
 from collections.abc import Callable, Mapping
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+
+
+class ManualClock:
+    """A clock that only moves when told to: for tests of deadlines and the Pouch runner."""
+
+    def __init__(self, start: datetime) -> None:
+        if start.tzinfo is None:
+            raise ValueError("a ManualClock starts at an aware time")
+        self._now = start.astimezone(UTC)
+        self._lock = threading.Lock()
+
+    def now(self) -> datetime:
+        """The time it was last set to."""
+        with self._lock:
+            return self._now
+
+    def set(self, moment: datetime) -> None:
+        """Jump to `moment` (aware)."""
+        with self._lock:
+            self._now = moment.astimezone(UTC)
+
+    def advance(self, delta: timedelta) -> datetime:
+        """Move forward by `delta`; returns the new time."""
+        with self._lock:
+            self._now += delta
+            return self._now
+
 
 CLOCK_FILE_VARIABLE = "DEADDROP_TEST_CLOCK_FILE"
 """The environment variable that turns the offset clock on in `deaddrop serve`."""

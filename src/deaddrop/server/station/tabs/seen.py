@@ -13,10 +13,10 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from deaddrop.server.db.upsert import insert_for
 from deaddrop.server.live import journal
 from deaddrop.server.live.models import LiveEvent
-from deaddrop.server.station.access import GameContext
-from deaddrop.server.station.badges import KINDS_SHOWN_ON, Reader, badge_text, count_new
-from deaddrop.server.station.game_stream import stream_of
-from deaddrop.server.station.seen_models import StationTabSeen
+from deaddrop.server.station.game.access import GameContext
+from deaddrop.server.station.live.stream import stream_of
+from deaddrop.server.station.tabs.badges import KINDS_SHOWN_ON, Reader, badge_text, count_new
+from deaddrop.server.station.tabs.seen_models import StationTabSeen
 
 WINDOW = 2000
 """Newest journal rows read for badges: a bound per page load, however long the game (what

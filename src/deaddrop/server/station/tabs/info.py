@@ -62,7 +62,7 @@ class GameInfo:
     spectator_url: str | None = None
     """The public spectator link when the host turned it on, for the host to share."""
     version: int = 0
-    """The table's epoch this page was built from (`service.table_epoch`: Pouches and removals,
+    """The table's epoch this page was built from (`writes.table_epoch`: Pouches and removals,
     both public): forms send it back as `version`, so that a save from a page older than the
     last Pouch is refused as stale, not applied to a new day. Never the game's own version,
     which counts every seat's private saves."""

@@ -14,7 +14,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import InstrumentedAttribute
 
 from deaddrop.server.accounts.models import User
-from deaddrop.server.station.models import StationGame, StationSeat
+from deaddrop.server.station.game.models import StationGame, StationSeat
 
 NOT_FOUND = "There is no such game, or you are not at its table."
 

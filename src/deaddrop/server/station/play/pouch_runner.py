@@ -12,7 +12,7 @@ Claim → resolve → store → commit → publish, one transaction per (game, d
 - **Catch-up.** The next deadline is computed from the deadline that passed, not from now,
   so after downtime each missed day resolves in order, once, until the game is current.
 - **Early Pouch (S41).** A save that makes every living player done moves the deadline to
-  now (service.do_act) and wakes the in-process runner.
+  now (play/service.do_act) and wakes the in-process runner.
 """
 
 from __future__ import annotations
@@ -29,20 +29,21 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from deaddrop.engine.station import ResolvePouch, all_done, apply
 from deaddrop.engine.station.codec import action_to_json
 from deaddrop.server.background import Loop
-from deaddrop.server.station import table_limits
-from deaddrop.server.station.clock import Clock, next_deadline
-from deaddrop.server.station.game_stream import journal_events, wake_game
-from deaddrop.server.station.models import StationAction, StationGame, StationPouch
-from deaddrop.server.station.pouch_due import POUCH_DUE, PouchDue
-from deaddrop.server.station.service import (
+from deaddrop.server.clock import Clock
+from deaddrop.server.station.game.models import StationAction, StationGame, StationPouch
+from deaddrop.server.station.game.schedule import next_deadline
+from deaddrop.server.station.game.store import load_state, remember
+from deaddrop.server.station.game.writes import (
     Conflict,
     announce,
     commit,
     follow_engine,
-    resume,
     schedule_of,
 )
-from deaddrop.server.station.store import load_state, remember
+from deaddrop.server.station.host import table_limits
+from deaddrop.server.station.host.service import resume
+from deaddrop.server.station.live.stream import journal_events, wake_game
+from deaddrop.server.station.play.pouch_due import POUCH_DUE, PouchDue
 
 logger = logging.getLogger("deaddrop.station.runner")
 

@@ -17,18 +17,18 @@ from deaddrop.server.accounts.models import User
 from deaddrop.server.db.dependencies import DB
 from deaddrop.server.live import journal
 from deaddrop.server.render import page, see_other
-from deaddrop.server.station.access import (
+from deaddrop.server.station.chat.view import chat_values
+from deaddrop.server.station.game.access import (
     GameContext,
     access_game_for_member,
     access_game_for_player,
     access_game_for_spectator,
 )
-from deaddrop.server.station.chat_view import chat_values
-from deaddrop.server.station.game_stream import stream_of
-from deaddrop.server.station.info_builder import build_game_info
-from deaddrop.server.station.seen import listener_of, mark_seen, tab_badges
-from deaddrop.server.station.store import load_state
-from deaddrop.server.station.tabs import SPECTATOR_TABS, TABS, tab_context
+from deaddrop.server.station.game.store import load_state
+from deaddrop.server.station.live.stream import stream_of
+from deaddrop.server.station.tabs.context import SPECTATOR_TABS, TABS, tab_context
+from deaddrop.server.station.tabs.info_builder import build_game_info
+from deaddrop.server.station.tabs.seen import listener_of, mark_seen, tab_badges
 
 # Pages change with every save of anyone at the table: never serve one from a cache.
 NO_STORE = {"Cache-Control": "no-store"}

@@ -9,9 +9,9 @@ from __future__ import annotations
 from datetime import datetime
 
 from deaddrop.server.accounts.checks import InvalidField, check_time_zone
-from deaddrop.server.station.clock import MIN_GAP, Schedule, next_deadline
-from deaddrop.server.station.forms import NewGameForm, check_pouch_time
-from deaddrop.server.station.tabs import _zone, when_text
+from deaddrop.server.station.game.schedule import MIN_GAP, Schedule, next_deadline
+from deaddrop.server.station.lobby.forms import NewGameForm, check_pouch_time
+from deaddrop.server.station.tabs.context import _zone, when_text
 from deaddrop.server.words import counted
 
 

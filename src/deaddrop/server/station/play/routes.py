@@ -29,10 +29,10 @@ from deaddrop.engine.station import (
     WithdrawVote,
 )
 from deaddrop.server.accounts.auth import Me
+from deaddrop.server.clock import Clock
 from deaddrop.server.db.dependencies import DB
-from deaddrop.server.station.access import access_game_for_player
-from deaddrop.server.station.clock import Clock
-from deaddrop.server.station.http import (
+from deaddrop.server.station.game.access import access_game_for_player
+from deaddrop.server.station.game.http import (
     AnyRequest,
     answer,
     back_to,
@@ -41,9 +41,10 @@ from deaddrop.server.station.http import (
     refuse,
     version_of,
 )
-from deaddrop.server.station.refusals import Refused
-from deaddrop.server.station.service import do_act, table_epoch
-from deaddrop.server.station.store import load_state
+from deaddrop.server.station.game.refusals import Refused
+from deaddrop.server.station.game.store import load_state
+from deaddrop.server.station.game.writes import table_epoch
+from deaddrop.server.station.play.service import do_act
 
 ClockDep = NamedDependency[Clock]
 """Annotation of a handler parameter `clock`: the app's clock (a manual one in tests)."""

@@ -12,8 +12,8 @@ from datetime import UTC, datetime
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from deaddrop.server.station.info import GameInfo
-from deaddrop.server.station.roles_text import (
+from deaddrop.server.station.tabs.info import GameInfo
+from deaddrop.server.station.tabs.roles_text import (
     GOAL,
     ROLE_TEXT,
     WINNER_TEXT,

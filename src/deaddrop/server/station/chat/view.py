@@ -9,7 +9,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from deaddrop.engine.station.channels import Channel
 from deaddrop.engine.station.state import StationState
 from deaddrop.engine.station.views import view
-from deaddrop.server.station.chat import (
+from deaddrop.server.station.chat.channels import (
     TITLES,
     Panel,
     can_post,
@@ -17,8 +17,8 @@ from deaddrop.server.station.chat import (
     history,
     readable_days,
 )
-from deaddrop.server.station.chat_models import StationMessage
-from deaddrop.server.station.tabs import _zone, when_text
+from deaddrop.server.station.chat.models import StationMessage
+from deaddrop.server.station.tabs.context import _zone, when_text
 
 TAB_CHANNELS: dict[str, tuple[Channel, ...]] = {
     "floor": (Channel.FLOOR,),

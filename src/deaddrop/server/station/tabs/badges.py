@@ -11,7 +11,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from deaddrop.server.station.chat_view import TAB_CHANNELS
+from deaddrop.server.station.chat.view import TAB_CHANNELS
 
 CAP = 99
 """Counts above this show as "99+": a badge says "look here", not an exact tally."""

@@ -15,7 +15,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from deaddrop.engine.station import StationState, apply, start
 from deaddrop.engine.station.codec import action_from_json, setup_from_json
-from deaddrop.server.station.models import StationAction, StationGame
+from deaddrop.server.station.game.models import StationAction, StationGame
 
 CACHE_SIZE = 512
 """Games kept in memory (a state is a few kilobytes)."""

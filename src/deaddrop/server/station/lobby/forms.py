@@ -9,9 +9,9 @@ from dataclasses import dataclass
 from deaddrop.server.accounts.checks import InvalidField, check_time_zone
 from deaddrop.server.accounts.forms import Errors, field
 from deaddrop.server.numbers import BadNumber, whole_number
-from deaddrop.server.station import table_limits
-from deaddrop.server.station.models import TITLE_MAX
-from deaddrop.server.station.service import NewGame
+from deaddrop.server.station.game.models import TITLE_MAX
+from deaddrop.server.station.host import table_limits
+from deaddrop.server.station.lobby.service import NewGame
 
 _TIME = re.compile(r"([01]?[0-9]|2[0-3]):([0-5][0-9])")
 DAY_LENGTHS: tuple[tuple[int, str], ...] = (

@@ -7,17 +7,17 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from deaddrop.engine.station import StationState
 from deaddrop.server.accounts.models import User
-from deaddrop.server.station import table_limits
-from deaddrop.server.station.access import GameContext
-from deaddrop.server.station.chat_models import StationMessage
-from deaddrop.server.station.info import Announcement, GameInfo, SeatInfo
-from deaddrop.server.station.models import (
+from deaddrop.server.station.chat.models import StationMessage
+from deaddrop.server.station.game.access import GameContext
+from deaddrop.server.station.game.models import (
     StationAnnouncement,
     StationGame,
     StationSeat,
     StationSeatHolder,
 )
-from deaddrop.server.station.service import table_epoch
+from deaddrop.server.station.game.writes import table_epoch
+from deaddrop.server.station.host import table_limits
+from deaddrop.server.station.tabs.info import Announcement, GameInfo, SeatInfo
 
 
 def spectator_path(game: StationGame) -> str | None:

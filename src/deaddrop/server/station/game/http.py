@@ -14,7 +14,7 @@ from deaddrop.server.accounts.auth import safe_next
 from deaddrop.server.errors import is_api
 from deaddrop.server.numbers import BadNumber, optional_number
 from deaddrop.server.render import see_other
-from deaddrop.server.station.refusals import Refused
+from deaddrop.server.station.game.refusals import Refused
 
 AnyRequest = Request[Any, Any, Any]
 FIELD_MAX = 4000
