@@ -1,23 +1,13 @@
-"""Time for Station games: a clock that tests can drive, and DST-aware Pouch deadlines.
+"""Where the server reads the time: the `Clock` every game, runner and the mailer is given.
 
-Every stored time is aware UTC; a daily game's Pouch is a local time of day in the game's IANA
-zone (S40), so it stays at 21:00 in Berlin across the switch to and from summer time.
+Every stored time is aware UTC. Tests drive time with the clocks of `server/testing/clocks.py`.
 """
 
 from __future__ import annotations
 
-import threading
-from dataclasses import dataclass
-from datetime import UTC, date, datetime, time, timedelta
+from collections.abc import Callable
+from datetime import UTC, datetime
 from typing import Protocol, runtime_checkable
-from zoneinfo import ZoneInfo
-
-DAILY_MINUTES = 24 * 60
-"""A day length of exactly this many minutes follows the local time of day."""
-MIN_GAP = timedelta(hours=12)
-"""A daily game's day lasts at least this long: the first day, and the day after a Pouch
-that left early (S41), a pause or an extension, run to the next Pouch time at least this far
-away instead of one a few minutes off."""
 
 
 @runtime_checkable
@@ -37,74 +27,15 @@ class SystemClock:
         return datetime.now(UTC)
 
 
-class ManualClock:
-    """A clock that only moves when told to: for tests of deadlines and the Pouch runner."""
-
-    def __init__(self, start: datetime) -> None:
-        if start.tzinfo is None:
-            raise ValueError("a ManualClock starts at an aware time")
-        self._now = start.astimezone(UTC)
-        self._lock = threading.Lock()
+@runtime_checkable
+class JumpingClock(Protocol):
+    """A clock whose time can jump (the browser tests' offset clock): whoever waits on a
+    deadline is woken at each jump rather than at its next poll."""
 
     def now(self) -> datetime:
-        """The time it was last set to."""
-        with self._lock:
-            return self._now
+        """The current time, aware, in UTC."""
+        ...
 
-    def set(self, moment: datetime) -> None:
-        """Jump to `moment` (aware)."""
-        with self._lock:
-            self._now = moment.astimezone(UTC)
-
-    def advance(self, delta: timedelta) -> datetime:
-        """Move forward by `delta`; returns the new time."""
-        with self._lock:
-            self._now += delta
-            return self._now
-
-
-@dataclass(frozen=True, slots=True)
-class Schedule:
-    """When a game's Pouches leave (S40)."""
-
-    pouch_minute: int
-    """The local time of day of a daily game's Pouch, in minutes after midnight."""
-    time_zone: str
-    """The IANA zone that time is read in."""
-    day_minutes: int = DAILY_MINUTES
-    """Day length: 1440 follows the local time; shorter days (quick games) run back to back."""
-
-    @property
-    def daily(self) -> bool:
-        """Whether deadlines follow the local time of day."""
-        return self.day_minutes == DAILY_MINUTES
-
-
-def local_pouch(schedule: Schedule, local_date: date) -> datetime:
-    """The Pouch on a local calendar date, as aware UTC.
-
-    A time inside the spring-forward gap (02:30 in Berlin on the last Sunday of March) does
-    not exist; zoneinfo reads it with the offset before the change, i.e. one hour later on the
-    wall clock (03:30). A time that occurs twice in autumn means its first occurrence.
-    """
-    zone = ZoneInfo(schedule.time_zone)
-    wall = time(schedule.pouch_minute // 60, schedule.pouch_minute % 60)
-    return datetime.combine(local_date, wall, tzinfo=zone).astimezone(UTC)
-
-
-def next_deadline(schedule: Schedule, after: datetime) -> datetime:
-    """The Pouch that ends the day beginning at `after` (a start, or the previous Pouch).
-
-    Daily games: the first local Pouch time at least `MIN_GAP` after `after`, so a regular
-    day is 23, 24 or 25 hours long across DST changes. Quick games: `after` plus the length.
-    """
-    if not schedule.daily:
-        return after + timedelta(minutes=schedule.day_minutes)
-    earliest = after + MIN_GAP
-    # Step over local calendar dates, not 24-hour spans, so the wall time stays put across DST.
-    local_date = earliest.astimezone(ZoneInfo(schedule.time_zone)).date()
-    candidate = local_pouch(schedule, local_date)
-    while candidate < earliest:
-        local_date += timedelta(days=1)
-        candidate = local_pouch(schedule, local_date)
-    return candidate
+    async def watch(self, on_jump: Callable[[], None]) -> None:
+        """Call `on_jump` at each jump; runs until cancelled."""
+        ...

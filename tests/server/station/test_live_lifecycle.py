@@ -37,6 +37,7 @@ from deaddrop.engine.core.events import Audience, Event
 from deaddrop.engine.station import SendWhisper
 from deaddrop.engine.station.channels import Channel, can_read
 from deaddrop.engine.station.roles import is_ring
+from deaddrop.server.hosting.refusals import Refused
 from deaddrop.server.live import journal
 from deaddrop.server.live.journal import EVERYONE
 from deaddrop.server.live.models import LiveEvent
@@ -47,7 +48,6 @@ from deaddrop.server.station.game.access import (
     access_game_for_member,
     access_game_for_player,
 )
-from deaddrop.server.station.game.refusals import Refused
 from deaddrop.server.station.host.service import do_remove, do_replace, do_set_spectators
 from deaddrop.server.station.live import routes as station_live
 from deaddrop.server.station.live.stream import journal_events, stream_of, wake_game

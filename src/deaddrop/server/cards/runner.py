@@ -23,10 +23,10 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from deaddrop.server.background import Loop
 from deaddrop.server.cards.models import CardsTable
-from deaddrop.server.cards.refusals import Refused
 from deaddrop.server.cards.runtime import Runtime, bot_delay_from_env
 from deaddrop.server.cards.service import do_auto_move
 from deaddrop.server.db.base import utcnow
+from deaddrop.server.hosting.refusals import Refused
 
 POLL_SECONDS = 0.25
 BATCH = 50

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import asyncio
 import secrets
-from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from typing import Any
 
 from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
@@ -22,6 +22,7 @@ from sqlalchemy.orm.exc import StaleDataError
 
 from deaddrop.bots.cards.registry import BOT_NAMES, make_bot
 from deaddrop.engine.cards import (
+    ENGINE,
     Action,
     Options,
     Setup,
@@ -37,21 +38,22 @@ from deaddrop.engine.core.events import Audience, Event
 from deaddrop.server.cards.access import TableContext, seats_of
 from deaddrop.server.cards.identity import Who
 from deaddrop.server.cards.models import CardsAction, CardsSeat, CardsTable
-from deaddrop.server.cards.refusals import Refused, Stale, from_illegal
+from deaddrop.server.cards.refusals import from_illegal
 from deaddrop.server.cards.runtime import Runtime
 from deaddrop.server.cards.stall import closing_grab
 from deaddrop.server.db.base import utcnow
+from deaddrop.server.hosting import writers
+from deaddrop.server.hosting.refusals import Refused, Stale
+from deaddrop.server.hosting.states import StateCache, replay_log
 from deaddrop.server.live import journal
 
 STAND_IN = "heuristic"
 """The bot that plays for a person whose turn timer ran out."""
 INLINE_CAP = 3000
 """Most bot moves played inside one request (instant bots); the runner plays any rest."""
-_CACHE_SIZE = 128
-_states: OrderedDict[tuple[str, int], State] = OrderedDict()
+_STATES: StateCache[State] = StateCache(128)
 _SETTLED = "cards_settled"
 """Key in `db.info`: the states a transaction reached, cached only once its commit succeeds."""
-_writers: dict[tuple[int, str], asyncio.Lock] = {}
 
 ActionMaker = Callable[[State, int], Action]
 """Builds the engine action from the current state and the acting seat; Refused if it cannot."""
@@ -93,32 +95,28 @@ async def load_actions(db: AsyncSession, table: CardsTable) -> list[Action]:
 
 
 async def load_state(db: AsyncSession, table: CardsTable) -> State:
-    """The engine state at the table's version (replayed, cached per version)."""
-    key = (table.public_id, table.version)
-    cached = _states.get(key)
-    if cached is not None:
-        _states.move_to_end(key)
-        return cached
-    state = new_game(setup_of(table))
-    for action in await load_actions(db, table):
-        state, _ = apply(state, action)
-    _remember(key, state)
-    return state
+    """The engine state at the table's version (replayed, cached: server/hosting/states.py)."""
 
+    async def log_after(after: int) -> list[Any]:
+        rows = await db.scalars(
+            select(CardsAction.action)
+            .where(
+                CardsAction.table_id == table.id,
+                CardsAction.seq > after,
+                CardsAction.seq <= table.version,
+            )
+            .order_by(CardsAction.seq)
+        )
+        return list(rows)
 
-def _remember(key: tuple[str, int], state: State) -> None:
-    _states[key] = state
-    while len(_states) > _CACHE_SIZE:
-        _states.popitem(last=False)
+    return await replay_log(
+        ENGINE, _STATES, table.public_id, table.version, setup_of(table), log_after
+    )
 
 
 def writer_lock(public_id: str) -> asyncio.Lock:
-    """This process's lock for writing one table; the row version guards across processes."""
-    key = (id(asyncio.get_running_loop()), public_id)
-    lock = _writers.get(key)
-    if lock is None:
-        lock = _writers[key] = asyncio.Lock()
-    return lock
+    """This process's lock for writing one table (server/hosting/writers.py)."""
+    return writers.writer_lock("cards", public_id)
 
 
 def check_form(form: TableForm) -> None:
@@ -419,4 +417,4 @@ async def _commit(db: AsyncSession) -> None:
         await db.rollback()
         raise Stale("Another move landed at that moment; look at the table and retry.") from None
     for public_id, (version, state) in settled.items():
-        _remember((public_id, version), state)
+        _STATES.remember(public_id, version, state)

@@ -21,9 +21,10 @@ from deaddrop.engine.core.errors import IllegalAction
 from deaddrop.engine.core.events import Audience, Event
 from deaddrop.engine.station.channels import Channel, can_read, check_post
 from deaddrop.engine.station.state import StationState
+from deaddrop.server.hosting.refusals import Refused, Stale
 from deaddrop.server.station.chat.models import StationMessage
 from deaddrop.server.station.game.access import GameContext
-from deaddrop.server.station.game.refusals import Refused, Stale, explain
+from deaddrop.server.station.game.refusals import explain
 from deaddrop.server.station.game.store import load_state
 from deaddrop.server.station.game.writes import writer_lock
 from deaddrop.server.station.live.stream import journal_events, wake_game

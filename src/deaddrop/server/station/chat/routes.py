@@ -16,6 +16,7 @@ from litestar.response import Template
 from deaddrop.engine.station import SendWhisper
 from deaddrop.server.accounts.auth import Me, Viewer
 from deaddrop.server.db.dependencies import DB
+from deaddrop.server.hosting.refusals import Refused
 from deaddrop.server.live.journal import cursor_at
 from deaddrop.server.numbers import optional_number
 from deaddrop.server.render import page
@@ -34,7 +35,6 @@ from deaddrop.server.station.game.http import (
     refuse,
     version_of,
 )
-from deaddrop.server.station.game.refusals import Refused
 from deaddrop.server.station.game.store import load_state
 from deaddrop.server.station.game.writes import table_epoch
 from deaddrop.server.station.live.stream import stream_of

@@ -1,8 +1,9 @@
-"""Refusals in plain words: the engine's rule id and message, or the table's own reason."""
+"""Station's wording of the engine's refusals: the rule id and what the rule is about."""
 
 from __future__ import annotations
 
 from deaddrop.engine.core.errors import IllegalAction
+from deaddrop.server.hosting.refusals import Refused
 
 RULE_NAMES = {
     "S1": "a table seats 6 to 10 players",
@@ -20,23 +21,6 @@ RULE_NAMES = {
     "S41": "done for the day",
 }
 """What each rule the engine may cite is about, for a person reading the refusal."""
-
-
-class Refused(Exception):
-    """A request the game does not allow now; `message` is for the person, `rule` the id."""
-
-    status_code = 422
-
-    def __init__(self, message: str, rule: str | None = None) -> None:
-        super().__init__(message)
-        self.message = message
-        self.rule = rule
-
-
-class Stale(Refused):
-    """The page the request came from is out of date (a Pouch left since it was loaded)."""
-
-    status_code = 409
 
 
 def explain(error: IllegalAction) -> Refused:

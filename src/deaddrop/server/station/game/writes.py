@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import asyncio
 import secrets
-import weakref
 from datetime import datetime
 
 from sqlalchemy.exc import IntegrityError
@@ -23,6 +22,7 @@ from deaddrop.engine.core.events import Audience, Event
 from deaddrop.engine.station import (
     StationState,
 )
+from deaddrop.server.hosting import writers
 from deaddrop.server.station.game.access import GameContext
 from deaddrop.server.station.game.models import (
     StationAnnouncement,
@@ -30,8 +30,6 @@ from deaddrop.server.station.game.models import (
 )
 from deaddrop.server.station.game.schedule import Schedule
 from deaddrop.server.station.live.stream import NOTICE_EVENT
-
-_writers: weakref.WeakValueDictionary[tuple[int, str], asyncio.Lock] = weakref.WeakValueDictionary()
 
 
 class Conflict(Exception):
@@ -103,11 +101,5 @@ def follow_engine(game: StationGame, state: StationState, now: datetime) -> None
 
 
 def writer_lock(public_id: str) -> asyncio.Lock:
-    """This process's lock for writing one game: saves queue here instead of colliding in
-    the database (whose conditional update still guards against other processes)."""
-    key = (id(asyncio.get_running_loop()), public_id)
-    lock = _writers.get(key)
-    if lock is None:
-        lock = asyncio.Lock()
-        _writers[key] = lock
-    return lock
+    """This process's lock for writing one game (server/hosting/writers.py)."""
+    return writers.writer_lock("station", public_id)

@@ -17,10 +17,10 @@ from deaddrop.server.accounts.auth import Me
 from deaddrop.server.accounts.checks import InvalidField, check_username
 from deaddrop.server.accounts.service import find_user
 from deaddrop.server.db.dependencies import DB
+from deaddrop.server.hosting.refusals import Refused
 from deaddrop.server.render import page
 from deaddrop.server.station.game.access import GameContext, access_game_for_host
 from deaddrop.server.station.game.http import AnyRequest, answer, back_to, fields_of, flag, refuse
-from deaddrop.server.station.game.refusals import Refused
 from deaddrop.server.station.game.store import load_state
 from deaddrop.server.station.host import table_limits
 from deaddrop.server.station.host.service import (

@@ -15,13 +15,13 @@ from deaddrop.engine.station import (
 )
 from deaddrop.server.accounts.models import User
 from deaddrop.server.clock import Clock
+from deaddrop.server.hosting.refusals import Refused, Stale
 from deaddrop.server.station.game.access import GameContext
 from deaddrop.server.station.game.models import (
     StationGame,
     StationSeat,
     StationSeatHolder,
 )
-from deaddrop.server.station.game.refusals import Refused, Stale
 from deaddrop.server.station.game.store import load_state
 from deaddrop.server.station.game.writes import (
     Conflict,

@@ -18,6 +18,7 @@ from deaddrop.server.accounts.auth import Me, Viewer
 from deaddrop.server.accounts.checks import offered_time_zones
 from deaddrop.server.accounts.models import User
 from deaddrop.server.db.dependencies import DB
+from deaddrop.server.hosting.refusals import Refused
 from deaddrop.server.numbers import BadNumber, whole_number
 from deaddrop.server.render import FORM_REFUSED, page, see_other
 from deaddrop.server.station.game.access import (
@@ -27,7 +28,6 @@ from deaddrop.server.station.game.access import (
 )
 from deaddrop.server.station.game.http import AnyRequest, fields_of
 from deaddrop.server.station.game.models import StationGame, StationSeat
-from deaddrop.server.station.game.refusals import Refused
 from deaddrop.server.station.game.writes import schedule_of
 from deaddrop.server.station.lobby.forms import DAY_LENGTHS, NewGameForm, validate_new_game
 from deaddrop.server.station.lobby.schedule_text import duration_text, first_pouch, form_first_pouch

@@ -19,12 +19,13 @@ from deaddrop.engine.station.roles import MAX_PLAYERS
 from deaddrop.server.accounts.models import User
 from deaddrop.server.clock import Clock
 from deaddrop.server.db.base import utcnow
+from deaddrop.server.hosting.refusals import Refused
 from deaddrop.server.station.game.access import GameContext
 from deaddrop.server.station.game.models import (
     StationGame,
     StationSeat,
 )
-from deaddrop.server.station.game.refusals import Refused, explain
+from deaddrop.server.station.game.refusals import explain
 from deaddrop.server.station.game.schedule import next_deadline
 from deaddrop.server.station.game.store import remember
 from deaddrop.server.station.game.writes import (

@@ -31,6 +31,7 @@ from deaddrop.engine.station import (
 from deaddrop.server.accounts.auth import Me
 from deaddrop.server.clock import Clock
 from deaddrop.server.db.dependencies import DB
+from deaddrop.server.hosting.refusals import Refused
 from deaddrop.server.station.game.access import access_game_for_player
 from deaddrop.server.station.game.http import (
     AnyRequest,
@@ -41,7 +42,6 @@ from deaddrop.server.station.game.http import (
     refuse,
     version_of,
 )
-from deaddrop.server.station.game.refusals import Refused
 from deaddrop.server.station.game.store import load_state
 from deaddrop.server.station.game.writes import table_epoch
 from deaddrop.server.station.play.service import do_act

@@ -21,12 +21,13 @@ from deaddrop.engine.station import (
 )
 from deaddrop.engine.station.codec import action_to_json
 from deaddrop.server.clock import Clock
+from deaddrop.server.hosting.refusals import Refused, Stale
 from deaddrop.server.station.game.access import GameContext
 from deaddrop.server.station.game.models import (
     StationAction,
     StationGame,
 )
-from deaddrop.server.station.game.refusals import Refused, Stale, explain
+from deaddrop.server.station.game.refusals import explain
 from deaddrop.server.station.game.store import load_state, remember
 from deaddrop.server.station.game.writes import (
     Conflict,
