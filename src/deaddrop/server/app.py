@@ -13,6 +13,7 @@ from contextlib import AbstractAsyncContextManager
 from pathlib import Path
 
 from litestar import Litestar, Router
+from litestar.channels import ChannelsPlugin
 from litestar.config.csrf import CSRFConfig
 from litestar.datastructures import State
 from litestar.di import Provide
@@ -31,14 +32,14 @@ from deaddrop.server.accounts.auth import provide_me, provide_viewer
 from deaddrop.server.accounts.throttle import LoginThrottle
 from deaddrop.server.api import routes as api_routes
 from deaddrop.server.cards import routes as cards_routes
-from deaddrop.server.cards.runner import CardsPlugin
-from deaddrop.server.clock import Clock, SystemClock
+from deaddrop.server.cards.runtime import Runtime, bot_delay_from_env
+from deaddrop.server.clock import Clock, JumpingClock, SystemClock
 from deaddrop.server.db.dependencies import provide_db
 from deaddrop.server.db.engine import create_engine, create_sessionmaker
 from deaddrop.server.db.store import DatabaseStore
 from deaddrop.server.errors import EXCEPTION_HANDLERS
+from deaddrop.server.jobs import Jobs, Wanted, standard_jobs
 from deaddrop.server.live.wakeup import channels_plugin
-from deaddrop.server.mail.mailer import Mailer
 from deaddrop.server.nul_guard import refuse_nul
 from deaddrop.server.pages import routes as page_routes
 from deaddrop.server.render import jinja_environment
@@ -52,9 +53,7 @@ from deaddrop.server.station.live import stream as game_stream
 from deaddrop.server.station.lobby import routes as station_lobby
 from deaddrop.server.station.play import api as station_api
 from deaddrop.server.station.play import routes as station_routes
-from deaddrop.server.station.play.pouch_runner import PouchRunner
 from deaddrop.server.station.tabs import routes as tab_routes
-from deaddrop.server.testing.clocks import OffsetClock
 
 STATIC_DIR = Path(__file__).parent / "static"
 ROUTERS: tuple[Router, ...] = (page_routes.router, account_routes.router, api_routes.router)
@@ -67,7 +66,6 @@ ROUTERS += (cards_routes.router,)  # Cards: lobby, tables, moves, live stream, r
 SESSION_MAX_AGE = 30 * 24 * 3600
 # Forms are small; the largest later upload (a scenario file) stays well under this.
 MAX_BODY_BYTES = 1_000_000
-PURGE_EVERY_SECONDS = 3600
 logger = logging.getLogger("deaddrop.server")
 Lifespan = Callable[[Litestar], AbstractAsyncContextManager[None]]
 
@@ -92,7 +90,7 @@ def create_app(
     throttle_store = _throttle_store(settings, sessionmaker)
     throttle = _login_throttle(settings, throttle_store)
     templates = TemplateConfig(instance=JinjaTemplateEngine.from_environment(jinja_environment()))
-    background = _background(settings, sessionmaker, kv, game_clock, pouch_runner, mailer)
+    wanted = Wanted(pouch_runner=pouch_runner, mailer=mailer)
     return Litestar(
         route_handlers=[
             *ROUTERS,
@@ -115,10 +113,12 @@ def create_app(
             FlashPlugin(FlashConfig(template_config=templates)),
             # Live updates: wake-ups in memory in one process, over Redis when REDIS_URL is set.
             channels_plugin(settings.redis_url),
-            CardsPlugin(),  # the Cards runtime and its bot runner
         ],
         exception_handlers=EXCEPTION_HANDLERS,
-        lifespan=[_dispose_on_shutdown(engine), background],  # stopped in reverse order
+        lifespan=[
+            _dispose_on_shutdown(engine),
+            _background(sessionmaker, settings, game_clock, wanted),
+        ],  # stopped in reverse order
         # Station writers without a request (the Pouch runner) wake listeners through this.
         on_startup=[game_stream.register_broker],
         on_shutdown=[game_stream.unregister_broker],
@@ -128,6 +128,7 @@ def create_app(
                 "engine": engine,
                 "sessionmaker": sessionmaker,
                 "clock": game_clock,
+                "cards": Runtime(bot_delay=bot_delay_from_env()),  # the Cards area's run time
             }
         ),
         request_max_body_size=MAX_BODY_BYTES,
@@ -190,57 +191,36 @@ def _dispose_on_shutdown(engine: AsyncEngine) -> Lifespan:
 
 
 def _background(
-    settings: Settings,
     sessionmaker: async_sessionmaker[AsyncSession],
-    kv: DatabaseStore,
+    settings: Settings,
     game_clock: Clock,
-    pouch_runner: bool,
-    mailer: bool,
+    wanted: Wanted,
 ) -> Lifespan:
-    """The work the app does between requests: the purge, the Pouch runner, the mailer."""
+    """The work the app does between requests (server/jobs.py), each job in `app.state`."""
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Litestar) -> AsyncIterator[None]:
-        tasks = [asyncio.create_task(_purge_expired_forever(kv))]
-        if pouch_runner:
-            runner = PouchRunner(sessionmaker, game_clock)
-            app.state.pouch_runner = runner
-            running = asyncio.create_task(runner.run_forever())
-            tasks.append(running)
-            if isinstance(game_clock, OffsetClock):  # browser tests: a jump wakes the runner
-                tasks.append(asyncio.create_task(game_clock.watch(runner.wake)))
-        mail: Mailer | None = None
-        if mailer and settings.mail.enabled:  # digests and reminders, only with SMTP_HOST
-            mail = Mailer(sessionmaker, game_clock, settings.mail)
-            app.state.mailer = mail
-            mailing = asyncio.create_task(mail.run_forever())
-            if isinstance(game_clock, OffsetClock):
-                tasks.append(asyncio.create_task(game_clock.watch(mail.wake)))
-        try:
+        cards: Runtime = app.state.cards
+        cards.channels = app.plugins.get(ChannelsPlugin)
+        jobs = Jobs(standard_jobs(sessionmaker, game_clock, settings.mail, cards, wanted))
+        for job in jobs.jobs:
+            app.state[job.name] = job.worker
+        async with jobs.running(), _woken_on_jumps(game_clock, jobs):
             yield
-        finally:
-            if pouch_runner:
-                runner.stop()  # let a Pouch in progress commit rather than cut it off
-                await asyncio.wait([running], timeout=5)
-            if mail is not None:
-                mail.stop()  # a mail being sent is finished and recorded, not cut off
-                await asyncio.wait([mailing], timeout=5)
-                tasks.append(mailing)
-            for task in tasks:
-                task.cancel()
-                with contextlib.suppress(asyncio.CancelledError):
-                    await task
 
     return lifespan
 
 
-async def _purge_expired_forever(store: DatabaseStore) -> None:
-    # Expired sessions and throttle counters are already ignored on read; this reclaims space.
-    while True:
-        try:
-            removed = await store.delete_expired()
-            if removed:
-                logger.info("purged %d expired session and throttle entries", removed)
-        except Exception:
-            logger.exception("purging expired entries failed; retrying later")
-        await asyncio.sleep(PURGE_EVERY_SECONDS)
+@contextlib.asynccontextmanager
+async def _woken_on_jumps(clock: Clock, jobs: Jobs) -> AsyncIterator[None]:
+    """With a clock that jumps (the browser tests' offset clock), wake the jobs at each jump."""
+    if not isinstance(clock, JumpingClock):
+        yield
+        return
+    task = asyncio.create_task(clock.watch(jobs.wake))
+    try:
+        yield
+    finally:
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
