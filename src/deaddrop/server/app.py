@@ -96,13 +96,7 @@ def create_app(
             *ROUTERS,
             create_static_files_router(path="/static", directories=[STATIC_DIR]),
         ],
-        dependencies={
-            "db": Provide(provide_db),
-            "viewer": Provide(provide_viewer),
-            "me": Provide(provide_me),
-            "throttle": Provide(lambda: throttle, sync_to_thread=False),
-            "clock": Provide(lambda: game_clock, sync_to_thread=False),
-        },
+        dependencies=_dependencies(throttle, game_clock),
         stores={"sessions": kv, "login-throttle": throttle_store},
         # NUL is refused before the session (or any handler) takes it to the database.
         middleware=[DefineMiddleware(refuse_nul), _sessions(settings).middleware],
@@ -135,6 +129,17 @@ def create_app(
         debug=settings.debug,
         openapi_config=None,
     )
+
+
+def _dependencies(throttle: LoginThrottle, clock: Clock) -> dict[str, Provide]:
+    """What a handler may ask for by name."""
+    return {
+        "db": Provide(provide_db),
+        "viewer": Provide(provide_viewer),
+        "me": Provide(provide_me),
+        "throttle": Provide(lambda: throttle, sync_to_thread=False),
+        "clock": Provide(lambda: clock, sync_to_thread=False),
+    }
 
 
 def _throttle_store(settings: Settings, sessionmaker: async_sessionmaker[AsyncSession]) -> Store:

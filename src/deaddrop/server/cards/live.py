@@ -22,7 +22,7 @@ from deaddrop.server.cards.fragments import body_context, render_body
 from deaddrop.server.cards.http import runtime
 from deaddrop.server.cards.identity import Who
 from deaddrop.server.cards.models import CardsTable
-from deaddrop.server.cards.service import stream_of
+from deaddrop.server.cards.table_state import stream_of
 from deaddrop.server.db.dependencies import DB
 from deaddrop.server.hosting.forms import AnyRequest
 from deaddrop.server.live.models import LiveEvent

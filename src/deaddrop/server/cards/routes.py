@@ -45,8 +45,8 @@ from deaddrop.server.cards.service import (
     do_open_table,
     do_take_back,
     joined_message,
-    stream_of,
 )
+from deaddrop.server.cards.table_state import stream_of
 from deaddrop.server.db.dependencies import DB
 from deaddrop.server.hosting.forms import AnyRequest, Reply, flag
 from deaddrop.server.hosting.refusals import Refused

@@ -13,21 +13,15 @@ import secrets
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any
 
-from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm.exc import StaleDataError
 
 from deaddrop.bots.cards.registry import BOT_NAMES, make_bot
 from deaddrop.engine.cards import (
-    ENGINE,
     Action,
-    Options,
-    Setup,
     State,
-    action_from_json,
     action_to_json,
     apply,
     new_game,
@@ -41,17 +35,15 @@ from deaddrop.server.cards.models import CardsAction, CardsSeat, CardsTable
 from deaddrop.server.cards.refusals import from_illegal
 from deaddrop.server.cards.runtime import Runtime
 from deaddrop.server.cards.stall import closing_grab
+from deaddrop.server.cards.table_state import STATES, load_state, setup_of, stream_of, writer_lock
 from deaddrop.server.db.base import utcnow
-from deaddrop.server.hosting import writers
 from deaddrop.server.hosting.refusals import Refused, Stale
-from deaddrop.server.hosting.states import StateCache, replay_log
 from deaddrop.server.live import journal
 
 STAND_IN = "heuristic"
 """The bot that plays for a person whose turn timer ran out."""
 INLINE_CAP = 3000
 """Most bot moves played inside one request (instant bots); the runner plays any rest."""
-_STATES: StateCache[State] = StateCache(128)
 _SETTLED = "cards_settled"
 """Key in `db.info`: the states a transaction reached, cached only once its commit succeeds."""
 
@@ -73,50 +65,6 @@ class TableForm:
     """Listed for anyone to join."""
     turn_seconds: int | None = None
     """The turn timer; None waits for people forever."""
-
-
-def stream_of(table: CardsTable) -> str:
-    """The journal stream of a table."""
-    return journal.stream_name("cards", table.public_id)
-
-
-def setup_of(table: CardsTable) -> Setup:
-    """The engine setup a table plays."""
-    options = Options(grab_face_down=table.grab_face_down, tokens_to_win=table.tokens_to_win)
-    return Setup(players=table.players, seed=table.seed, options=options)
-
-
-async def load_actions(db: AsyncSession, table: CardsTable) -> list[Action]:
-    """The table's action log."""
-    rows = await db.scalars(
-        select(CardsAction.action).where(CardsAction.table_id == table.id).order_by(CardsAction.seq)
-    )
-    return [action_from_json(row) for row in rows]
-
-
-async def load_state(db: AsyncSession, table: CardsTable) -> State:
-    """The engine state at the table's version (replayed, cached: server/hosting/states.py)."""
-
-    async def log_after(after: int) -> list[Any]:
-        rows = await db.scalars(
-            select(CardsAction.action)
-            .where(
-                CardsAction.table_id == table.id,
-                CardsAction.seq > after,
-                CardsAction.seq <= table.version,
-            )
-            .order_by(CardsAction.seq)
-        )
-        return list(rows)
-
-    return await replay_log(
-        ENGINE, _STATES, table.public_id, table.version, setup_of(table), log_after
-    )
-
-
-def writer_lock(public_id: str) -> asyncio.Lock:
-    """This process's lock for writing one table (server/hosting/writers.py)."""
-    return writers.writer_lock("cards", public_id)
 
 
 def check_form(form: TableForm) -> None:
@@ -417,4 +365,4 @@ async def _commit(db: AsyncSession) -> None:
         await db.rollback()
         raise Stale("Another move landed at that moment; look at the table and retry.") from None
     for public_id, (version, state) in settled.items():
-        _STATES.remember(public_id, version, state)
+        STATES.remember(public_id, version, state)
