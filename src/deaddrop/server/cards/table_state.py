@@ -4,7 +4,6 @@ protocol, cached: server/hosting/states.py), its journal stream and its writer l
 from __future__ import annotations
 
 import asyncio
-from typing import Any
 
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -12,11 +11,12 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from deaddrop.engine.cards import ENGINE, Action, Options, Setup, State, action_from_json
 from deaddrop.server.cards.models import CardsAction, CardsTable
 from deaddrop.server.hosting import writers
-from deaddrop.server.hosting.states import StateCache, replay_log
+from deaddrop.server.hosting.states import ActionLog, StateCache, Stored, replay_log
 from deaddrop.server.live import journal
 
 STATES: StateCache[State] = StateCache(128)
 """The newest committed state of the tables played lately."""
+_LOG = ActionLog(CardsAction.action, CardsAction.table_id, CardsAction.seq)
 
 
 def stream_of(table: CardsTable) -> str:
@@ -41,21 +41,8 @@ async def load_actions(db: AsyncSession, table: CardsTable) -> list[Action]:
 async def load_state(db: AsyncSession, table: CardsTable) -> State:
     """The engine state at the table's version (replayed, cached: server/hosting/states.py)."""
 
-    async def log_after(after: int) -> list[Any]:
-        rows = await db.scalars(
-            select(CardsAction.action)
-            .where(
-                CardsAction.table_id == table.id,
-                CardsAction.seq > after,
-                CardsAction.seq <= table.version,
-            )
-            .order_by(CardsAction.seq)
-        )
-        return list(rows)
-
-    return await replay_log(
-        ENGINE, STATES, table.public_id, table.version, setup_of(table), log_after
-    )
+    stored = Stored(table.id, table.public_id, table.version)
+    return await replay_log(db, ENGINE, STATES, _LOG, stored, setup_of(table))
 
 
 def writer_lock(public_id: str) -> asyncio.Lock:

@@ -9,8 +9,11 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable, Iterable
+from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
+
+from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncSession
 
 from deaddrop.engine.core.protocol import Engine
 
@@ -50,28 +53,55 @@ class StateCache(Generic[StateT]):
                 self._states.popitem(last=False)
 
 
+@dataclass(frozen=True)
+class ActionLog:
+    """Where a game keeps its action log: the model's action, game and sequence columns."""
+
+    action: Any
+    game: Any
+    seq: Any
+
+    async def after(self, db: AsyncSession, game_id: int, after: int, upto: int) -> list[Any]:
+        """The stored JSON of entries after+1 … upto, in order."""
+        rows = await db.scalars(
+            select(self.action)
+            .where(self.game == game_id, self.seq > after, self.seq <= upto)
+            .order_by(self.seq)
+        )
+        return list(rows)
+
+
+@dataclass(frozen=True)
+class Stored:
+    """Which game to load: its row id (the log's key), public id (the cache's) and version."""
+
+    game_id: int
+    public_id: str
+    version: int
+
+
 async def replay_log(
+    db: AsyncSession,
     engine: Engine[SetupT, StateT, Any],
     cache: StateCache[StateT],
-    public_id: str,
-    version: int,
+    log: ActionLog,
+    game: Stored,
     setup: SetupT,
-    log_after: Callable[[int], Awaitable[Iterable[Any]]],
 ) -> StateT:
-    """The state at `version`: cached, or the cached one (or the start) plus the stored actions
-    after it (`log_after(n)`: the JSON of entries n+1 … version, in order)."""
-    cached = cache.get(public_id)
-    if cached is not None and cached[0] == version:
+    """The state at the game's version: cached, or the cached one (or the start) plus the
+    stored actions after it."""
+    cached = cache.get(game.public_id)
+    if cached is not None and cached[0] == game.version:
         return cached[1]
-    if cached is not None and cached[0] < version:
+    if cached is not None and cached[0] < game.version:
         after, state = cached
     else:
         after, state = 0, engine.start(setup)
     count = 0
-    for data in await log_after(after):
+    for data in await log.after(db, game.game_id, after, game.version):
         state, _ = engine.apply(state, engine.action_from_json(data))
         count += 1
-    if after + count != version:
-        raise CorruptLog(f"game {public_id}: {after + count} actions for v{version}")
-    cache.remember(public_id, version, state)
+    if after + count != game.version:
+        raise CorruptLog(f"game {game.public_id}: {after + count} actions for v{game.version}")
+    cache.remember(game.public_id, game.version, state)
     return state
