@@ -22,7 +22,6 @@ PENDING = {
     "deaddrop/bots/station/suspicion.py": "suspicion(), 70 lines: with the Station bots' work",
     "deaddrop/cards_terminal/describe.py": "log_line(), 62 lines: goes with one Cards phrasebook",
     "deaddrop/engine/cards/rounds.py": "finish_round(), 65 lines: not yet split",
-    "deaddrop/server/live/sse.py": "live_stream(), 70 lines: not yet split",
 }
 
 
