@@ -21,7 +21,6 @@ PENDING = {
     "deaddrop/bots/station/heuristic.py": "427 lines: being split with the Station bots' own work",
     "deaddrop/bots/station/suspicion.py": "suspicion(), 70 lines: with the Station bots' work",
     "deaddrop/cards_terminal/describe.py": "log_line(), 62 lines: goes with one Cards phrasebook",
-    "deaddrop/engine/cards/rounds.py": "finish_round(), 65 lines: not yet split",
 }
 
 
