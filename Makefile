@@ -25,6 +25,7 @@ test: lint types imports pytest
 lint: $(STAMP)
 	$(BIN)/ruff check src tests tools
 	$(BIN)/ruff format --check src tests tools
+	$(BIN)/python tools/check_sizes.py
 
 types: $(STAMP)
 	$(BIN)/mypy

@@ -14,7 +14,7 @@ from typing import Any
 
 from playwright.sync_api import expect
 
-from deaddrop.server.station.offset_clock import write_offset
+from deaddrop.server.testing.clocks import write_offset
 from tests.e2e.harness import DESKTOP, PHONE
 from tests.e2e.test_accounts_in_a_browser import sign_up
 

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from deaddrop.server.station.offset_clock import CLOCK_FILE_VARIABLE
+from deaddrop.server.testing.clocks import CLOCK_FILE_VARIABLE
 from tests.e2e.harness import need_browser, running_server, screenshot_dir
 from tests.e2e.station_helpers import Agent, TestClock, new_agent, wait_for_pouch
 

@@ -40,7 +40,7 @@ def run_serve(args: argparse.Namespace) -> int:
     from deaddrop.commands.graceful import GracefulServer
     from deaddrop.server.app import create_app
     from deaddrop.server.live.shutdown import shutdown_event
-    from deaddrop.server.station.offset_clock import OffsetClock
+    from deaddrop.server.testing.clocks import OffsetClock
 
     settings = Settings.from_env()
     revision = asyncio.run(_upgrade(settings))

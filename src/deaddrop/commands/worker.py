@@ -1,8 +1,8 @@
-"""`deaddrop worker`: the Pouch runner (and the mailer) alone, for when the app is scaled out.
+"""`deaddrop worker`: the background jobs alone (server/jobs.py), for when the app is scaled out.
 
 Any number of workers and `deaddrop serve` processes may run against one database at once:
-the runner's claims make each Pouch leave exactly once (server/station/runner.py), and the
-mail ledger sends each mail once (server/mail/deliveries.py). The mailer runs only when
+the runner's claims make each Pouch leave exactly once (server/station/play/pouch_runner.py),
+and the mail ledger sends each mail once (server/mail/deliveries.py). The mailer runs only when
 `SMTP_HOST` is set.
 """
 
@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 from deaddrop.server.settings import Settings
 
 if TYPE_CHECKING:  # the CLI starts fast: SQLAlchemy loads only when the worker runs
+    from litestar.channels import ChannelsPlugin
     from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 
@@ -26,7 +27,7 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     """Add `worker`."""
     worker = commands.add_parser(
         "worker",
-        help="run the Pouch runner alone (resolves due Station days, sends mail; Ctrl+C to stop)",
+        help="run the background jobs alone (Pouches, Cards bots, mail, purge; Ctrl+C to stop)",
     )
     worker.add_argument(
         "--once",
@@ -51,43 +52,58 @@ def run_worker(args: argparse.Namespace) -> int:
 
 async def _run(settings: Settings, *, once: bool) -> tuple[int, int]:
     from deaddrop.server.db.engine import create_engine, create_sessionmaker
-    from deaddrop.server.station.live_events import worker_broker
+    from deaddrop.server.station.live.stream import worker_broker
 
     engine = create_engine(settings)
     try:
         # The Pouches resolved here must wake the open pages of every server process.
-        async with worker_broker(settings.redis_url):
-            return await _work(settings, create_sessionmaker(engine), once=once)
+        async with worker_broker(settings.redis_url) as broker:
+            sessionmaker = create_sessionmaker(engine)
+            if once:
+                return await _once(settings, sessionmaker)
+            await _work(settings, sessionmaker, broker)
+            return 0, 0
     finally:
         await engine.dispose()
 
 
-async def _work(
-    settings: Settings, sessionmaker: async_sessionmaker[AsyncSession], *, once: bool
+async def _once(
+    settings: Settings, sessionmaker: async_sessionmaker[AsyncSession]
 ) -> tuple[int, int]:
-    """The runner and the mailer: one pass each, or until interrupted."""
+    """One pass: the Pouches first, so that the digests of what was just resolved go out now."""
+    from deaddrop.server.clock import SystemClock
     from deaddrop.server.mail.mailer import Mailer
-    from deaddrop.server.station.clock import SystemClock
-    from deaddrop.server.station.runner import PouchRunner
+    from deaddrop.server.station.play.pouch_runner import PouchRunner
 
     clock = SystemClock()
-    runner = PouchRunner(sessionmaker, clock)
-    mailer = Mailer(sessionmaker, clock, settings.mail) if settings.mail.enabled else None
-    if once:
-        # The Pouches first, so that the digests of what was just resolved go out now.
-        resolved = await runner.run_once()
-        sent = await mailer.run_once() if mailer is not None else 0
-        return resolved, sent
-    print(f"Pouch runner {runner.name} started (Ctrl+C to stop).", flush=True)
-    loops = [runner.run_forever()]
-    if mailer is not None:
+    resolved = await PouchRunner(sessionmaker, clock).run_once()
+    mail = settings.mail
+    sent = await Mailer(sessionmaker, clock, mail).run_once() if mail.enabled else 0
+    return resolved, sent
+
+
+async def _work(
+    settings: Settings,
+    sessionmaker: async_sessionmaker[AsyncSession],
+    broker: ChannelsPlugin | None,
+) -> None:
+    """The background jobs of `deaddrop serve` (server/jobs.py), until interrupted."""
+    from deaddrop.server.cards.runtime import Runtime, bot_delay_from_env
+    from deaddrop.server.clock import SystemClock
+    from deaddrop.server.jobs import Jobs, standard_jobs
+    from deaddrop.server.station.play.pouch_runner import PouchRunner
+
+    cards = Runtime(bot_delay=bot_delay_from_env(), channels=broker)
+    jobs = Jobs(standard_jobs(sessionmaker, SystemClock(), settings.mail, cards))
+    for job in jobs.jobs:
+        if isinstance(job.worker, PouchRunner):
+            print(f"Pouch runner {job.worker.name} started (Ctrl+C to stop).", flush=True)
+    if settings.mail.enabled:
         print(f"Mailer started, sending through {settings.mail.smtp_host}.", flush=True)
-        loops.append(mailer.run_forever())
-    stoppers = [runner.stop] + ([mailer.stop] if mailer is not None else [])
-    _stop_on_signals(stoppers)
-    await asyncio.gather(*loops)
+    print(f"Jobs: {', '.join(jobs.names())}.", flush=True)
+    _stop_on_signals([jobs.stop])
+    await jobs.run()
     print("Stopped.", flush=True)
-    return 0, 0
 
 
 def _stop_on_signals(stoppers: list[Callable[[], None]]) -> None:

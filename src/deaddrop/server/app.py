@@ -8,10 +8,12 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
+from contextlib import AbstractAsyncContextManager
 from pathlib import Path
 
 from litestar import Litestar, Router
+from litestar.channels import ChannelsPlugin
 from litestar.config.csrf import CSRFConfig
 from litestar.datastructures import State
 from litestar.di import Provide
@@ -22,6 +24,7 @@ from litestar.static_files import create_static_files_router
 from litestar.stores.base import Store
 from litestar.stores.redis import RedisStore
 from litestar.template import TemplateConfig
+from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
 from deaddrop.server import favicon
 from deaddrop.server.accounts import routes as account_routes
@@ -29,29 +32,28 @@ from deaddrop.server.accounts.auth import provide_me, provide_viewer
 from deaddrop.server.accounts.throttle import LoginThrottle
 from deaddrop.server.api import routes as api_routes
 from deaddrop.server.cards import routes as cards_routes
-from deaddrop.server.cards.runner import CardsPlugin
+from deaddrop.server.cards.runtime import Runtime, bot_delay_from_env
+from deaddrop.server.clock import Clock, JumpingClock, SystemClock
 from deaddrop.server.db.dependencies import provide_db
 from deaddrop.server.db.engine import create_engine, create_sessionmaker
 from deaddrop.server.db.store import DatabaseStore
 from deaddrop.server.errors import EXCEPTION_HANDLERS
+from deaddrop.server.jobs import Jobs, Wanted, standard_jobs
 from deaddrop.server.live.wakeup import channels_plugin
-from deaddrop.server.mail.mailer import Mailer
 from deaddrop.server.nul_guard import refuse_nul
 from deaddrop.server.pages import routes as page_routes
 from deaddrop.server.render import jinja_environment
 from deaddrop.server.security_headers import add_security_headers
 from deaddrop.server.sessions import SessionConfig
 from deaddrop.server.settings import Settings
-from deaddrop.server.station import api as station_api
-from deaddrop.server.station import chat_routes as station_chat
-from deaddrop.server.station import host_routes as station_host
-from deaddrop.server.station import live_events as station_live_events
-from deaddrop.server.station import lobby as station_lobby
-from deaddrop.server.station import routes as station_routes
-from deaddrop.server.station import station_live, tab_routes
-from deaddrop.server.station.clock import Clock, SystemClock
-from deaddrop.server.station.offset_clock import OffsetClock
-from deaddrop.server.station.runner import PouchRunner
+from deaddrop.server.station.chat import routes as station_chat
+from deaddrop.server.station.host import routes as station_host
+from deaddrop.server.station.live import routes as live_pages
+from deaddrop.server.station.live import stream as game_stream
+from deaddrop.server.station.lobby import routes as station_lobby
+from deaddrop.server.station.play import api as station_api
+from deaddrop.server.station.play import routes as station_routes
+from deaddrop.server.station.tabs import routes as tab_routes
 
 STATIC_DIR = Path(__file__).parent / "static"
 ROUTERS: tuple[Router, ...] = (page_routes.router, account_routes.router, api_routes.router)
@@ -59,13 +61,13 @@ ROUTERS += (favicon.router,)  # the site's icon
 ROUTERS += (tab_routes.router,)  # Station: the five tabs and the spectator's view
 # Station: lobby, the day's saves, the host's tools, JSON views and the scenario file.
 ROUTERS += (station_lobby.router, station_routes.router, station_host.router, station_api.router)
-ROUTERS += (station_chat.router, station_live.router)  # Station: chat, whispers, live pages
+ROUTERS += (station_chat.router, live_pages.router)  # Station: chat, whispers, live pages
 ROUTERS += (cards_routes.router,)  # Cards: lobby, tables, moves, live stream, records
 SESSION_MAX_AGE = 30 * 24 * 3600
 # Forms are small; the largest later upload (a scenario file) stays well under this.
 MAX_BODY_BYTES = 1_000_000
-PURGE_EVERY_SECONDS = 3600
 logger = logging.getLogger("deaddrop.server")
+Lifespan = Callable[[Litestar], AbstractAsyncContextManager[None]]
 
 
 def create_app(
@@ -85,101 +87,42 @@ def create_app(
     engine = create_engine(settings)
     sessionmaker = create_sessionmaker(engine)
     kv = DatabaseStore(sessionmaker, "sessions")
-    throttle_store: Store = (
-        RedisStore.with_client(settings.redis_url, namespace="deaddrop-login-throttle")
-        if settings.redis_url
-        else DatabaseStore(sessionmaker, "login-throttle")
-    )
-    throttle = LoginThrottle(
-        store=throttle_store,
-        per_user=settings.login_attempts_per_user,
-        per_ip=settings.login_attempts_per_ip,
-        window_seconds=settings.login_window_seconds,
-    )
+    throttle_store = _throttle_store(settings, sessionmaker)
+    throttle = _login_throttle(settings, throttle_store)
     templates = TemplateConfig(instance=JinjaTemplateEngine.from_environment(jinja_environment()))
-    sessions = SessionConfig(
-        store="sessions",
-        key="deaddrop_session",
-        max_age=SESSION_MAX_AGE,
-        secure=settings.secure_cookies,
-        samesite="lax",
-        exclude=["/static/"],
-    )
-
-    @contextlib.asynccontextmanager
-    async def lifespan(app: Litestar) -> AsyncIterator[None]:
-        tasks = [asyncio.create_task(_purge_expired_forever(kv))]
-        if pouch_runner:
-            runner = PouchRunner(sessionmaker, game_clock)
-            app.state.pouch_runner = runner
-            running = asyncio.create_task(runner.run_forever())
-            tasks.append(running)
-            if isinstance(game_clock, OffsetClock):  # browser tests: a jump wakes the runner
-                tasks.append(asyncio.create_task(game_clock.watch(runner.wake)))
-        mail: Mailer | None = None
-        if mailer and settings.mail.enabled:  # digests and reminders, only with SMTP_HOST
-            mail = Mailer(sessionmaker, game_clock, settings.mail)
-            app.state.mailer = mail
-            mailing = asyncio.create_task(mail.run_forever())
-            if isinstance(game_clock, OffsetClock):
-                tasks.append(asyncio.create_task(game_clock.watch(mail.wake)))
-        try:
-            yield
-        finally:
-            if pouch_runner:
-                runner.stop()  # let a Pouch in progress commit rather than cut it off
-                await asyncio.wait([running], timeout=5)
-            if mail is not None:
-                mail.stop()  # a mail being sent is finished and recorded, not cut off
-                await asyncio.wait([mailing], timeout=5)
-                tasks.append(mailing)
-            for task in tasks:
-                task.cancel()
-                with contextlib.suppress(asyncio.CancelledError):
-                    await task
-            await engine.dispose()
-
+    wanted = Wanted(pouch_runner=pouch_runner, mailer=mailer)
     return Litestar(
         route_handlers=[
             *ROUTERS,
             create_static_files_router(path="/static", directories=[STATIC_DIR]),
         ],
-        dependencies={
-            "db": Provide(provide_db),
-            "viewer": Provide(provide_viewer),
-            "me": Provide(provide_me),
-            "throttle": Provide(lambda: throttle, sync_to_thread=False),
-            "clock": Provide(lambda: game_clock, sync_to_thread=False),
-        },
+        dependencies=_dependencies(throttle, game_clock),
         stores={"sessions": kv, "login-throttle": throttle_store},
         # NUL is refused before the session (or any handler) takes it to the database.
-        middleware=[DefineMiddleware(refuse_nul), sessions.middleware],
+        middleware=[DefineMiddleware(refuse_nul), _sessions(settings).middleware],
         before_send=[add_security_headers],  # every response, unmatched addresses included
-        csrf_config=CSRFConfig(
-            secret=settings.secret_key,
-            cookie_name="deaddrop_csrf",
-            cookie_secure=settings.secure_cookies,
-            cookie_httponly=True,
-            exclude=["/static/"],
-        ),
+        csrf_config=_csrf(settings),
         template_config=templates,
         plugins=[
             FlashPlugin(FlashConfig(template_config=templates)),
             # Live updates: wake-ups in memory in one process, over Redis when REDIS_URL is set.
             channels_plugin(settings.redis_url),
-            CardsPlugin(),  # the Cards runtime and its bot runner
         ],
         exception_handlers=EXCEPTION_HANDLERS,
-        lifespan=[lifespan],
+        lifespan=[
+            _dispose_on_shutdown(engine),
+            _background(sessionmaker, settings, game_clock, wanted),
+        ],  # stopped in reverse order
         # Station writers without a request (the Pouch runner) wake listeners through this.
-        on_startup=[station_live_events.register_broker],
-        on_shutdown=[station_live_events.unregister_broker],
+        on_startup=[game_stream.register_broker],
+        on_shutdown=[game_stream.unregister_broker],
         state=State(
             {
                 "settings": settings,
                 "engine": engine,
                 "sessionmaker": sessionmaker,
                 "clock": game_clock,
+                "cards": Runtime(bot_delay=bot_delay_from_env()),  # the Cards area's run time
             }
         ),
         request_max_body_size=MAX_BODY_BYTES,
@@ -188,13 +131,101 @@ def create_app(
     )
 
 
-async def _purge_expired_forever(store: DatabaseStore) -> None:
-    # Expired sessions and throttle counters are already ignored on read; this reclaims space.
-    while True:
+def _dependencies(throttle: LoginThrottle, clock: Clock) -> dict[str, Provide]:
+    """What a handler may ask for by name."""
+    return {
+        "db": Provide(provide_db),
+        "viewer": Provide(provide_viewer),
+        "me": Provide(provide_me),
+        "throttle": Provide(lambda: throttle, sync_to_thread=False),
+        "clock": Provide(lambda: clock, sync_to_thread=False),
+    }
+
+
+def _throttle_store(settings: Settings, sessionmaker: async_sessionmaker[AsyncSession]) -> Store:
+    """Where login attempts are counted: Redis when set (shared by processes), else the DB."""
+    if settings.redis_url:
+        return RedisStore.with_client(settings.redis_url, namespace="deaddrop-login-throttle")
+    return DatabaseStore(sessionmaker, "login-throttle")
+
+
+def _login_throttle(settings: Settings, store: Store) -> LoginThrottle:
+    """The login throttle with the limits of `settings`."""
+    return LoginThrottle(
+        store=store,
+        per_user=settings.login_attempts_per_user,
+        per_ip=settings.login_attempts_per_ip,
+        window_seconds=settings.login_window_seconds,
+    )
+
+
+def _sessions(settings: Settings) -> SessionConfig:
+    """Server-side sessions in the `sessions` store, behind a cookie."""
+    return SessionConfig(
+        store="sessions",
+        key="deaddrop_session",
+        max_age=SESSION_MAX_AGE,
+        secure=settings.secure_cookies,
+        samesite="lax",
+        exclude=["/static/"],
+    )
+
+
+def _csrf(settings: Settings) -> CSRFConfig:
+    """CSRF tokens on every form post."""
+    return CSRFConfig(
+        secret=settings.secret_key,
+        cookie_name="deaddrop_csrf",
+        cookie_secure=settings.secure_cookies,
+        cookie_httponly=True,
+        exclude=["/static/"],
+    )
+
+
+def _dispose_on_shutdown(engine: AsyncEngine) -> Lifespan:
+    """Close the database pool when the app stops (after the background work has stopped)."""
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Litestar) -> AsyncIterator[None]:
         try:
-            removed = await store.delete_expired()
-            if removed:
-                logger.info("purged %d expired session and throttle entries", removed)
-        except Exception:
-            logger.exception("purging expired entries failed; retrying later")
-        await asyncio.sleep(PURGE_EVERY_SECONDS)
+            yield
+        finally:
+            await engine.dispose()
+
+    return lifespan
+
+
+def _background(
+    sessionmaker: async_sessionmaker[AsyncSession],
+    settings: Settings,
+    game_clock: Clock,
+    wanted: Wanted,
+) -> Lifespan:
+    """The work the app does between requests (server/jobs.py), each job in `app.state`."""
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Litestar) -> AsyncIterator[None]:
+        cards: Runtime = app.state.cards
+        cards.channels = app.plugins.get(ChannelsPlugin)
+        jobs = Jobs(standard_jobs(sessionmaker, game_clock, settings.mail, cards, wanted))
+        for job in jobs.jobs:
+            app.state[job.name] = job.worker
+        async with jobs.running(), _woken_on_jumps(game_clock, jobs):
+            yield
+
+    return lifespan
+
+
+@contextlib.asynccontextmanager
+async def _woken_on_jumps(clock: Clock, jobs: Jobs) -> AsyncIterator[None]:
+    """With a clock that jumps (the browser tests' offset clock), wake the jobs at each jump."""
+    if not isinstance(clock, JumpingClock):
+        yield
+        return
+    task = asyncio.create_task(clock.watch(jobs.wake))
+    try:
+        yield
+    finally:
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task

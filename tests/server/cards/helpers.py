@@ -23,7 +23,7 @@ from deaddrop.engine.cards import (
     legal_actions,
 )
 from deaddrop.server.cards.models import CardsSeat, CardsTable
-from deaddrop.server.cards.service import load_state
+from deaddrop.server.cards.table_state import load_state
 from tests.server.visitor import Visitor, csrf_token_in
 
 T = TypeVar("T")

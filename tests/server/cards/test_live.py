@@ -20,7 +20,7 @@ from deaddrop.engine.cards import Grab, ShareInfo, SwapStash, legal_actions
 from deaddrop.server.cards import live
 from deaddrop.server.cards.access import TableContext, seats_of
 from deaddrop.server.cards.models import CardsTable
-from deaddrop.server.cards.service import stream_of
+from deaddrop.server.cards.table_state import stream_of
 from deaddrop.server.live import journal
 from tests.server.cards.helpers import (
     RunDb,

@@ -10,7 +10,7 @@ from __future__ import annotations
 from deaddrop.engine.station.roles import RINGLEADER, is_ring
 from deaddrop.engine.station.views import view
 from deaddrop.server.mail.settings import MailSettings
-from deaddrop.server.station.roles_text import result_sentence, role_name
+from deaddrop.server.station.tabs.roles_text import result_sentence, role_name
 from tests.server.mail.helpers import mailer, run_mailer, set_mail, vote_all
 from tests.server.mail.smtp import Inbox
 from tests.server.station.games.helpers import Table

@@ -16,7 +16,7 @@ from deaddrop.server.app import create_app
 from deaddrop.server.mail.mailer import Mailer
 from deaddrop.server.mail.settings import MailSettings
 from deaddrop.server.settings import Settings
-from deaddrop.server.station.clock import ManualClock
+from deaddrop.server.testing.clocks import ManualClock
 from tests.server.mail.helpers import address, set_mail
 from tests.server.mail.smtp import Inbox, Received
 from tests.server.station.games.helpers import Table, game_row

@@ -25,20 +25,15 @@ from deaddrop.engine.station.setup import StationSetup
 from deaddrop.engine.station.state import StationState
 from deaddrop.engine.station.views import view
 from deaddrop.server.accounts.models import User
+from deaddrop.server.clock import SystemClock
 from deaddrop.server.render import jinja_environment
-from deaddrop.server.station.access import access_game_for_member
-from deaddrop.server.station.clock import SystemClock
-from deaddrop.server.station.info import GameInfo, SeatInfo
-from deaddrop.server.station.models import StationGame
-from deaddrop.server.station.service import (
-    NewGame,
-    do_create_game,
-    do_join,
-    do_set_spectators,
-    do_start,
-)
-from deaddrop.server.station.store import load_state
-from deaddrop.server.station.tabs import tab_context
+from deaddrop.server.station.game.access import access_game_for_member
+from deaddrop.server.station.game.models import StationGame
+from deaddrop.server.station.game.store import load_state
+from deaddrop.server.station.host.service import do_set_spectators
+from deaddrop.server.station.lobby.service import NewGame, do_create_game, do_join, do_start
+from deaddrop.server.station.tabs.context import tab_context
+from deaddrop.server.station.tabs.info import GameInfo, SeatInfo
 from tests.server.visitor import Visitor
 
 DEADLINE = datetime(2025, 3, 30, 18, 0, tzinfo=UTC)

@@ -12,7 +12,7 @@ from deaddrop.engine.station import actions as A
 from deaddrop.engine.station import apply, setup_from_deal, start
 from deaddrop.engine.station.channels import Channel, can_read, interrogation_parties
 from deaddrop.engine.station.roles import is_ring
-from deaddrop.server.station.chat import readers
+from deaddrop.server.station.chat.channels import readers
 from tests.server.station.tabs_fixtures import SIX
 
 STEP = st.one_of(

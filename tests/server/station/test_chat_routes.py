@@ -8,9 +8,9 @@ from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from deaddrop.engine.station.roles import is_ring
-from deaddrop.server.station.chat import PAGE, RATE_COUNT
-from deaddrop.server.station.chat_models import StationMessage
-from deaddrop.server.station.models import StationGame
+from deaddrop.server.station.chat.channels import PAGE, RATE_COUNT
+from deaddrop.server.station.chat.models import StationMessage
+from deaddrop.server.station.game.models import StationGame
 from tests.server.station.tabs_fixtures import (  # noqa: F401 (fixtures)
     RunDB,
     Table,

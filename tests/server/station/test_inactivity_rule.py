@@ -12,8 +12,8 @@ from deaddrop.engine.station import (
 )
 from deaddrop.engine.station import start as start_game
 from deaddrop.engine.station.state import StationState
-from deaddrop.server.station.info_builder import is_inactive_now
-from deaddrop.server.station.rules import is_inactive
+from deaddrop.server.station.host.table_limits import is_inactive
+from deaddrop.server.station.tabs.info_builder import is_inactive_now
 
 SIX = [
     ("OWL", "ringleader"),

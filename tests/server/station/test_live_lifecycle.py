@@ -37,31 +37,24 @@ from deaddrop.engine.core.events import Audience, Event
 from deaddrop.engine.station import SendWhisper
 from deaddrop.engine.station.channels import Channel, can_read
 from deaddrop.engine.station.roles import is_ring
+from deaddrop.server.hosting.refusals import Refused
 from deaddrop.server.live import journal
 from deaddrop.server.live.journal import EVERYONE
 from deaddrop.server.live.models import LiveEvent
 from deaddrop.server.live.sse import Renderer
-from deaddrop.server.station import station_live
-from deaddrop.server.station.access import (
+from deaddrop.server.station.chat.channels import do_post
+from deaddrop.server.station.game.access import (
     GameContext,
     access_game_for_member,
     access_game_for_player,
 )
-from deaddrop.server.station.chat import do_post
-from deaddrop.server.station.live_events import journal_events, stream_of, wake_game
-from deaddrop.server.station.refusals import Refused
-from deaddrop.server.station.roles_text import result_sentence
-from deaddrop.server.station.seen import listener_of
-from deaddrop.server.station.service import (
-    NewGame,
-    do_act,
-    do_create_game,
-    do_join,
-    do_remove,
-    do_replace,
-    do_set_spectators,
-    do_start,
-)
+from deaddrop.server.station.host.service import do_remove, do_replace, do_set_spectators
+from deaddrop.server.station.live import routes as station_live
+from deaddrop.server.station.live.stream import journal_events, stream_of, wake_game
+from deaddrop.server.station.lobby.service import NewGame, do_create_game, do_join, do_start
+from deaddrop.server.station.play.service import do_act
+from deaddrop.server.station.tabs.roles_text import result_sentence
+from deaddrop.server.station.tabs.seen import listener_of
 from tests.server.station.games import conftest as games
 from tests.server.station.games.helpers import Person, RunDB, Table, user_named
 from tests.server.station.test_live_stream import pushed

@@ -16,10 +16,10 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from deaddrop.engine.station.roles import is_ring
 from deaddrop.server.accounts.models import User
 from deaddrop.server.live import journal
-from deaddrop.server.station import station_live
-from deaddrop.server.station.access import GameContext, access_game_for_player
-from deaddrop.server.station.live_events import stream_of
-from deaddrop.server.station.seen import listener_of
+from deaddrop.server.station.game.access import GameContext, access_game_for_player
+from deaddrop.server.station.live import routes as station_live
+from deaddrop.server.station.live.stream import stream_of
+from deaddrop.server.station.tabs.seen import listener_of
 from tests.server.station.tabs_fixtures import (  # noqa: F401 (fixtures)
     RunDB,
     Table,

@@ -6,8 +6,8 @@ import asyncio
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from deaddrop.server.station.clock import Clock
-from deaddrop.server.station.offset_clock import CLOCK_FILE_VARIABLE, OffsetClock, write_offset
+from deaddrop.server.clock import Clock
+from deaddrop.server.testing.clocks import CLOCK_FILE_VARIABLE, OffsetClock, write_offset
 
 
 def test_is_a_clock_and_runs_with_the_system_without_a_file(tmp_path: Path) -> None:

@@ -9,14 +9,14 @@ import re
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from deaddrop.engine.station.roles import is_ring
-from deaddrop.server.station.badges import (
+from deaddrop.server.station.tabs.badges import (
     KINDS_SHOWN_ON,
     Reader,
     badge_text,
     count_new,
     tabs_showing,
 )
-from deaddrop.server.station.seen import seen_of
+from deaddrop.server.station.tabs.seen import seen_of
 from tests.server.station.tabs_fixtures import (  # noqa: F401 (fixtures)
     RunDB,
     Table,

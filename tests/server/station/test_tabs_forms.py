@@ -6,7 +6,7 @@ import re
 
 import httpx
 
-from deaddrop.server.station.roles_text import role_name
+from deaddrop.server.station.tabs.roles_text import role_name
 from tests.server.station.tabs_fixtures import (  # noqa: F401 (fixtures)
     RunDB,
     Table,

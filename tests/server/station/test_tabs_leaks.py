@@ -16,8 +16,8 @@ import pytest
 from deaddrop.engine.station.roles import is_ring
 from deaddrop.engine.station.state import Order, PouchRecord, StationState, Whisper
 from deaddrop.engine.station.views import view
-from deaddrop.server.station.roles_text import ROLE_TEXT, result_sentence
-from deaddrop.server.station.tabs import TABS, tabs_for
+from deaddrop.server.station.tabs.context import TABS, tabs_for
+from deaddrop.server.station.tabs.roles_text import ROLE_TEXT, result_sentence
 from tests.server.station.tabs_fixtures import (
     Moment,
     final_cable_marker,

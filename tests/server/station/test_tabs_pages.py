@@ -9,8 +9,8 @@ import pytest
 from deaddrop.engine.station import actions as A
 from deaddrop.engine.station import apply, setup_from_deal, start
 from deaddrop.engine.station.views import view
-from deaddrop.server.station.info import Announcement
-from deaddrop.server.station.tabs import TABS, tab_context
+from deaddrop.server.station.tabs.context import TABS, tab_context
+from deaddrop.server.station.tabs.info import Announcement
 from tests.server.station.tabs_fixtures import (
     CSRF,
     DEADLINE,

@@ -6,8 +6,8 @@ from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from deaddrop.engine.station.roles import is_ring
-from deaddrop.server.station.models import StationGame
-from deaddrop.server.station.roles_text import role_name
+from deaddrop.server.station.game.models import StationGame
+from deaddrop.server.station.tabs.roles_text import role_name
 from tests.server.station.tabs_fixtures import (  # noqa: F401 (fixtures)
     RunDB,
     Table,

@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 from deaddrop.engine.station.roles import ROLES
-from deaddrop.server.station.roles_text import (
+from deaddrop.server.station.tabs.context import countdown
+from deaddrop.server.station.tabs.roles_text import (
     ROLE_TEXT,
     causes_text,
     operation_sentence,
     result_sentence,
     vote_text,
 )
-from deaddrop.server.station.tabs import countdown
 from tests.server.station.tabs_fixtures import game_info, scripted_moments
 
 

@@ -43,6 +43,7 @@ from deaddrop.engine.cards.actions import (
     action_to_json,
 )
 from deaddrop.engine.cards.deck import DECK, HAND_SIZES, Deal, check_deal, deal_from_rng
+from deaddrop.engine.cards.engine import ENGINE, start
 from deaddrop.engine.cards.legal import legal_actions
 from deaddrop.engine.cards.record import Record, RecordError, parse_record
 from deaddrop.engine.cards.record_export import export_record
@@ -65,6 +66,7 @@ from deaddrop.engine.cards.views import log_entry, pending_view, round_reveal, v
 
 __all__ = [
     "DECK",
+    "ENGINE",
     "HAND_SIZES",
     "Action",
     "ChooseAction",
@@ -103,5 +105,6 @@ __all__ = [
     "replay",
     "replay_record",
     "round_reveal",
+    "start",
     "view",
 ]

@@ -100,6 +100,31 @@ def deal_events(number: int, first: int, deal: Deal) -> tuple[Event, ...]:
     return (public, *hands)
 
 
+def _round_end(
+    state: State,
+    hands: tuple[tuple[int, ...], ...],
+    eliminated: tuple[int, ...],
+    winner: int,
+    by: str,
+    tokens: tuple[int, ...],
+) -> Event:
+    """C10: after a round every card is revealed in the log."""
+    return Event(
+        "round_end",
+        {
+            "round": state.round,
+            "winner": winner,
+            "by": by,
+            "eliminated": eliminated,
+            "drop": state.drop,
+            "stash": state.stash,
+            "hands": hands,
+            "tokens": tokens,
+        },
+        _PUBLIC,
+    )
+
+
 def finish_round(
     state: State,
     hands: tuple[tuple[int, ...], ...],
@@ -121,22 +146,7 @@ def finish_round(
         stash=state.stash,
         hands=hands,
     )
-    # C10: after a round every card is revealed in the log.
-    reveal = Event(
-        "round_end",
-        {
-            "round": state.round,
-            "winner": winner,
-            "by": by,
-            "eliminated": eliminated,
-            "drop": state.drop,
-            "stash": state.stash,
-            "hands": hands,
-            "tokens": tokens,
-        },
-        _PUBLIC,
-    )
-    events = (*events, reveal)
+    events = (*events, _round_end(state, hands, eliminated, winner, by, tokens))
     results = (*state.results, result)
     setup = state.setup
     if tokens[winner] >= setup.options.tokens_to_win:

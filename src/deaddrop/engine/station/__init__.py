@@ -14,12 +14,14 @@ from deaddrop.engine.station.actions import (
     WithdrawVote,
     all_done,
 )
+from deaddrop.engine.station.engine import ENGINE, Setup, State
 from deaddrop.engine.station.game import apply, replay
 from deaddrop.engine.station.setup import StationSetup, setup_from_deal, start
 from deaddrop.engine.station.state import ABSTAIN, StationState
 
 __all__ = [
     "ABSTAIN",
+    "ENGINE",
     "Action",
     "CastVote",
     "EditFinalCable",
@@ -29,6 +31,8 @@ __all__ = [
     "SaveOperation",
     "SaveOrder",
     "SendWhisper",
+    "Setup",
+    "State",
     "StationSetup",
     "StationState",
     "WithdrawOperation",

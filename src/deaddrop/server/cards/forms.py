@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-
 from deaddrop.engine.cards import (
     Action,
     EndTurn,
@@ -15,18 +13,12 @@ from deaddrop.engine.cards import (
     State,
     SwapStash,
 )
-from deaddrop.server.cards.refusals import Refused
 from deaddrop.server.cards.runtime import PUBLIC_TURN_SECONDS
 from deaddrop.server.cards.service import ActionMaker, TableForm
-from deaddrop.server.numbers import BadNumber, optional_number, whole_number
-
-Fields = Mapping[str, str]
-_TRUE = {"yes", "on", "true", "1"}
-
-
-def flag(fields: Fields, name: str) -> bool:
-    """A checkbox or yes/no field."""
-    return fields.get(name, "").strip().lower() in _TRUE
+from deaddrop.server.hosting import forms
+from deaddrop.server.hosting.forms import Fields, flag
+from deaddrop.server.hosting.refusals import Refused
+from deaddrop.server.numbers import BadNumber, whole_number
 
 
 def number(fields: Fields, name: str, default: int | None = None) -> int:
@@ -75,10 +67,7 @@ def solo_form(fields: Fields) -> TableForm:
 
 def version_of(fields: Fields) -> int | None:
     """The table version the page was built from, when the form sent one."""
-    try:
-        return optional_number(fields.get("version"), "version")
-    except BadNumber:
-        raise Refused("The form is malformed; reload the page.") from None
+    return forms.version_of(fields, "The form is malformed; reload the page.")
 
 
 def _pair(raw: str) -> tuple[int, int]:

@@ -9,7 +9,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from deaddrop.engine.cards import view
 from deaddrop.server.cards.access import TableContext
 from deaddrop.server.cards.present import table_context
-from deaddrop.server.cards.service import load_state
+from deaddrop.server.cards.table_state import load_state
 
 BODY_TEMPLATE = "cards/table_body.html"
 

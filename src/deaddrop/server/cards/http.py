@@ -2,19 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Any
-
-from litestar import MediaType, Request, Response
+from litestar import MediaType, Response
 from litestar.plugins.flash import flash
-from litestar.response import Redirect
 
 from deaddrop.server.cards.identity import Who, guest_cookie, new_guest_key
-from deaddrop.server.cards.refusals import Refused
 from deaddrop.server.cards.runtime import Runtime
+from deaddrop.server.hosting import forms
+from deaddrop.server.hosting.forms import AnyRequest, Reply
+from deaddrop.server.hosting.refusals import Refused
 from deaddrop.server.render import see_other
 
-AnyRequest = Request[Any, Any, Any]
-Reply = Response[Any] | Redirect
 FIELD_MAX = 200
 
 
@@ -31,11 +28,7 @@ def wants_json(request: AnyRequest) -> bool:
 
 async def fields_of(request: AnyRequest) -> dict[str, str]:
     """The posted form fields as strings."""
-    form = await request.form()
-    fields = {key: value for key, value in form.items() if isinstance(value, str)}
-    if any(len(value) > FIELD_MAX for value in fields.values()):
-        raise Refused("A field is too long.")
-    return fields
+    return await forms.fields_of(request, limit=FIELD_MAX)
 
 
 def seated(request: AnyRequest, who: Who) -> tuple[Who, str | None]:
@@ -64,8 +57,4 @@ def done(request: AnyRequest, path: str, message: str = "", new_key: str | None 
 
 def refuse(request: AnyRequest, path: str, refusal: Refused) -> Reply:
     """A refusal in plain words: JSON with its status for the script, else a flash and back."""
-    if wants_json(request):
-        body = {"ok": False, "detail": refusal.message, "rule": refusal.rule}
-        return Response(body, status_code=refusal.status_code, media_type=MediaType.JSON)
-    flash(request, refusal.message, category="error")
-    return see_other(path)
+    return forms.refuse(request, path, refusal, as_json=wants_json(request), status_in_body=False)

@@ -19,11 +19,12 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from deaddrop.server.cards.access import TableContext, access_table_for_watcher, seats_of
 from deaddrop.server.cards.fragments import body_context, render_body
-from deaddrop.server.cards.http import AnyRequest, runtime
+from deaddrop.server.cards.http import runtime
 from deaddrop.server.cards.identity import Who
 from deaddrop.server.cards.models import CardsTable
-from deaddrop.server.cards.service import stream_of
+from deaddrop.server.cards.table_state import stream_of
 from deaddrop.server.db.dependencies import DB
+from deaddrop.server.hosting.forms import AnyRequest
 from deaddrop.server.live.models import LiveEvent
 from deaddrop.server.live.shutdown import shutdown_event
 from deaddrop.server.live.sse import Renderer, live_stream, parse_last_event_id

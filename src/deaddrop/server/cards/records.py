@@ -21,7 +21,7 @@ from deaddrop.server.accounts.auth import Viewer
 from deaddrop.server.cards.access import TableContext, access_table_for_watcher
 from deaddrop.server.cards.identity import Who
 from deaddrop.server.cards.present import Namer, log_line, seat_strip
-from deaddrop.server.cards.service import load_actions, setup_of
+from deaddrop.server.cards.table_state import load_actions, setup_of
 from deaddrop.server.db.dependencies import DB
 from deaddrop.server.numbers import whole_number
 from deaddrop.server.render import page

@@ -1,10 +1,11 @@
-"""A move or request the server refuses, in plain words with the rule behind it."""
+"""Cards' wording of the engine's refusals: the rule id and name, seats counted from 1."""
 
 from __future__ import annotations
 
 import re
 
 from deaddrop.engine.core.errors import IllegalAction
+from deaddrop.server.hosting.refusals import Refused
 
 _SEAT = re.compile(r"\bseat (\d+)")
 
@@ -21,23 +22,6 @@ RULE_NAMES = {
     "C12": "what each player may see",
     "action": "a well-formed move",
 }
-
-
-class Refused(Exception):
-    """A refusal to show the person: `message` in plain words, `rule` when a rule says so."""
-
-    def __init__(self, message: str, rule: str | None = None, status_code: int = 422) -> None:
-        super().__init__(message)
-        self.message = message
-        self.rule = rule
-        self.status_code = status_code
-
-
-class Stale(Refused):
-    """The page was built from an older version of the table."""
-
-    def __init__(self, message: str) -> None:
-        super().__init__(message, None, 409)
 
 
 def from_illegal(error: IllegalAction) -> Refused:

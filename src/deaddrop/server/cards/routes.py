@@ -24,15 +24,12 @@ from deaddrop.server.cards.access import (
 )
 from deaddrop.server.cards.forms import (
     action_maker,
-    flag,
     read_table_form,
     solo_form,
     version_of,
 )
 from deaddrop.server.cards.fragments import body_context, render_body
 from deaddrop.server.cards.http import (
-    AnyRequest,
-    Reply,
     done,
     fields_of,
     refuse,
@@ -41,7 +38,6 @@ from deaddrop.server.cards.http import (
 )
 from deaddrop.server.cards.identity import Who, provide_who
 from deaddrop.server.cards.models import CardsSeat, CardsTable
-from deaddrop.server.cards.refusals import Refused
 from deaddrop.server.cards.service import (
     do_act,
     do_join,
@@ -49,9 +45,11 @@ from deaddrop.server.cards.service import (
     do_open_table,
     do_take_back,
     joined_message,
-    stream_of,
 )
+from deaddrop.server.cards.table_state import stream_of
 from deaddrop.server.db.dependencies import DB
+from deaddrop.server.hosting.forms import AnyRequest, Reply, flag
+from deaddrop.server.hosting.refusals import Refused
 from deaddrop.server.live import journal
 from deaddrop.server.render import page
 

@@ -8,25 +8,19 @@ and beside runners in other processes (the row version settles any race).
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import logging
-from collections.abc import AsyncIterator
 from datetime import datetime
 
-from litestar import Litestar
-from litestar.channels import ChannelsPlugin
-from litestar.config.app import AppConfig
-from litestar.plugins import InitPluginProtocol
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from deaddrop.server.background import Loop
 from deaddrop.server.cards.models import CardsTable
-from deaddrop.server.cards.refusals import Refused
-from deaddrop.server.cards.runtime import Runtime, bot_delay_from_env
+from deaddrop.server.cards.runtime import Runtime
 from deaddrop.server.cards.service import do_auto_move
 from deaddrop.server.db.base import utcnow
+from deaddrop.server.hosting.refusals import Refused
 
 POLL_SECONDS = 0.25
 BATCH = 50
@@ -41,7 +35,7 @@ class CardsRunner:
         self.runtime = runtime
         self._loop = Loop(logger, "the Cards runner", POLL_SECONDS)
 
-    def poke(self) -> None:
+    def wake(self) -> None:
         """A table has a new due time: look again soon."""
         self._loop.wake()
 
@@ -76,37 +70,3 @@ class CardsRunner:
     async def _pass(self) -> float:
         await self.run_due()
         return POLL_SECONDS
-
-
-class CardsPlugin(InitPluginProtocol):
-    """Gives the app its Cards runtime (`app.state.cards`) and runs the runner in its lifespan."""
-
-    def __init__(self, bot_delay: float | None = None, runner: bool = True) -> None:
-        self.runtime = Runtime(bot_delay=bot_delay_from_env() if bot_delay is None else bot_delay)
-        self.runner = runner
-
-    def on_app_init(self, app_config: AppConfig) -> AppConfig:
-        """Register the runtime and the runner's lifespan."""
-        app_config.state["cards"] = self.runtime
-        app_config.lifespan.append(self._lifespan)
-        return app_config
-
-    @contextlib.asynccontextmanager
-    async def _lifespan(self, app: Litestar) -> AsyncIterator[None]:
-        with contextlib.suppress(KeyError):
-            self.runtime.channels = app.plugins.get(ChannelsPlugin)
-        if not self.runner:
-            yield
-            return
-        runner = CardsRunner(app.state.sessionmaker, self.runtime)
-        app.state.cards_runner = runner
-        self.runtime.poke = runner.poke
-        task = asyncio.create_task(runner.run_forever())
-        try:
-            yield
-        finally:
-            runner.stop()
-            await asyncio.wait([task], timeout=5)
-            task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await task

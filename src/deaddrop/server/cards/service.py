@@ -10,12 +10,10 @@ from __future__ import annotations
 
 import asyncio
 import secrets
-from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm.exc import StaleDataError
@@ -23,10 +21,7 @@ from sqlalchemy.orm.exc import StaleDataError
 from deaddrop.bots.cards.registry import BOT_NAMES, make_bot
 from deaddrop.engine.cards import (
     Action,
-    Options,
-    Setup,
     State,
-    action_from_json,
     action_to_json,
     apply,
     new_game,
@@ -37,21 +32,20 @@ from deaddrop.engine.core.events import Audience, Event
 from deaddrop.server.cards.access import TableContext, seats_of
 from deaddrop.server.cards.identity import Who
 from deaddrop.server.cards.models import CardsAction, CardsSeat, CardsTable
-from deaddrop.server.cards.refusals import Refused, Stale, from_illegal
+from deaddrop.server.cards.refusals import from_illegal
 from deaddrop.server.cards.runtime import Runtime
 from deaddrop.server.cards.stall import closing_grab
+from deaddrop.server.cards.table_state import STATES, load_state, setup_of, stream_of, writer_lock
 from deaddrop.server.db.base import utcnow
+from deaddrop.server.hosting.refusals import Refused, Stale
 from deaddrop.server.live import journal
 
 STAND_IN = "heuristic"
 """The bot that plays for a person whose turn timer ran out."""
 INLINE_CAP = 3000
 """Most bot moves played inside one request (instant bots); the runner plays any rest."""
-_CACHE_SIZE = 128
-_states: OrderedDict[tuple[str, int], State] = OrderedDict()
 _SETTLED = "cards_settled"
 """Key in `db.info`: the states a transaction reached, cached only once its commit succeeds."""
-_writers: dict[tuple[int, str], asyncio.Lock] = {}
 
 ActionMaker = Callable[[State, int], Action]
 """Builds the engine action from the current state and the acting seat; Refused if it cannot."""
@@ -71,54 +65,6 @@ class TableForm:
     """Listed for anyone to join."""
     turn_seconds: int | None = None
     """The turn timer; None waits for people forever."""
-
-
-def stream_of(table: CardsTable) -> str:
-    """The journal stream of a table."""
-    return journal.stream_name("cards", table.public_id)
-
-
-def setup_of(table: CardsTable) -> Setup:
-    """The engine setup a table plays."""
-    options = Options(grab_face_down=table.grab_face_down, tokens_to_win=table.tokens_to_win)
-    return Setup(players=table.players, seed=table.seed, options=options)
-
-
-async def load_actions(db: AsyncSession, table: CardsTable) -> list[Action]:
-    """The table's action log."""
-    rows = await db.scalars(
-        select(CardsAction.action).where(CardsAction.table_id == table.id).order_by(CardsAction.seq)
-    )
-    return [action_from_json(row) for row in rows]
-
-
-async def load_state(db: AsyncSession, table: CardsTable) -> State:
-    """The engine state at the table's version (replayed, cached per version)."""
-    key = (table.public_id, table.version)
-    cached = _states.get(key)
-    if cached is not None:
-        _states.move_to_end(key)
-        return cached
-    state = new_game(setup_of(table))
-    for action in await load_actions(db, table):
-        state, _ = apply(state, action)
-    _remember(key, state)
-    return state
-
-
-def _remember(key: tuple[str, int], state: State) -> None:
-    _states[key] = state
-    while len(_states) > _CACHE_SIZE:
-        _states.popitem(last=False)
-
-
-def writer_lock(public_id: str) -> asyncio.Lock:
-    """This process's lock for writing one table; the row version guards across processes."""
-    key = (id(asyncio.get_running_loop()), public_id)
-    lock = _writers.get(key)
-    if lock is None:
-        lock = _writers[key] = asyncio.Lock()
-    return lock
 
 
 def check_form(form: TableForm) -> None:
@@ -419,4 +365,4 @@ async def _commit(db: AsyncSession) -> None:
         await db.rollback()
         raise Stale("Another move landed at that moment; look at the table and retry.") from None
     for public_id, (version, state) in settled.items():
-        _remember((public_id, version), state)
+        STATES.remember(public_id, version, state)

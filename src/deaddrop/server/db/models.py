@@ -11,8 +11,8 @@ from deaddrop.server.db.base import Base
 from deaddrop.server.db.kv import KeyValue
 from deaddrop.server.live.models import LiveEvent
 from deaddrop.server.mail.models import MailDelivery
-from deaddrop.server.station.chat_models import StationMessage
-from deaddrop.server.station.models import (
+from deaddrop.server.station.chat.models import StationMessage
+from deaddrop.server.station.game.models import (
     StationAction,
     StationAnnouncement,
     StationGame,
@@ -20,7 +20,7 @@ from deaddrop.server.station.models import (
     StationSeat,
     StationSeatHolder,
 )
-from deaddrop.server.station.seen_models import StationTabSeen
+from deaddrop.server.station.tabs.seen_models import StationTabSeen
 
 metadata = Base.metadata
 

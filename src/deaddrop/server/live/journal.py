@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-from typing import Any, Protocol
+from collections.abc import Iterable
+from typing import Protocol
 
 from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -29,14 +29,22 @@ async def last_seq(db: AsyncSession, stream: str) -> int:
     return int(found or 0)
 
 
-async def append(db: AsyncSession, stream: str, events: Iterable[Event]) -> int:
+async def append(
+    db: AsyncSession, stream: str, events: Iterable[Event], *, flush: bool = True
+) -> int:
     """Journal events after the stream's last one; returns the new last sequence number.
 
     The caller holds the game's single-writer lock (DESIGN.md), so numbering from the current
     maximum is safe; the unique (stream, seq) constraint turns a mistake into an error, not a
-    silently merged stream. Nothing is committed here.
+    silently merged stream. Nothing is committed here. With `flush=False` nothing is flushed
+    either: a lost race for the game row (or for a sequence number) then surfaces in the
+    writer's own commit, which turns it into a retry.
     """
-    seq = await last_seq(db, stream)
+    if flush:
+        seq = await last_seq(db, stream)
+    else:
+        with db.no_autoflush:
+            seq = await last_seq(db, stream)
     for event in events:
         seq += 1
         db.add(
@@ -49,7 +57,8 @@ async def append(db: AsyncSession, stream: str, events: Iterable[Event]) -> int:
                 payload=dict(event.payload),
             )
         )
-    await db.flush()
+    if flush:
+        await db.flush()
     return seq
 
 
@@ -148,8 +157,3 @@ async def position_of(
     if cursor >= len(seqs):
         return newest, len(seqs)
     return seqs[cursor - 1], cursor
-
-
-def payloads(rows: Sequence[LiveEvent]) -> list[dict[str, Any]]:
-    """Rows as JSON-ready dicts (seq, kind, payload), for the JSON API and tests."""
-    return [{"seq": row.seq, "kind": row.kind, **row.payload} for row in rows]

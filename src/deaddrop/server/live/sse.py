@@ -81,17 +81,11 @@ async def live_stream(
     # Subscribe before reading the journal: a wake-up sent in between is then not lost.
     async with channels.start_subscription(wake_channel(stream)) as subscriber:
         wakes: asyncio.Queue[bytes] = asyncio.Queue()
-        # Timing out a wait on the subscriber's own generator would close it, so a small task
-        # moves wake-ups into a queue whose `get` may safely time out.
+        # Wake-ups move to a queue that may time out (a timeout on the subscriber closes it).
         mover = asyncio.create_task(_move(subscriber.iter_events(), wakes))
         stopping = asyncio.create_task(stop.wait()) if stop is not None else None
         try:
-            async with sessionmaker() as db:
-                if after is None:
-                    seen = await last_seq(db, stream)
-                    cursor = await cursor_at(db, stream, listener, seen)
-                else:
-                    seen, cursor = await position_of(db, stream, listener, after)
+            seen, cursor = await _start_position(sessionmaker, stream, listener, after)
             yield ServerSentEventMessage(comment="connected", retry=RETRY_MILLISECONDS)
             newest = seen + 1  # read the journal once at the start
             loop = asyncio.get_running_loop()
@@ -129,11 +123,30 @@ async def live_stream(
                 else:
                     newest = parse_wake(woken)
         finally:
-            for task in (mover, stopping):
-                if task is not None:
-                    task.cancel()
-                    with contextlib.suppress(asyncio.CancelledError):
-                        await task
+            await _cancel(mover, stopping)
+
+
+async def _start_position(
+    sessionmaker: async_sessionmaker[AsyncSession],
+    stream: str,
+    listener: Listener,
+    after: int | None,
+) -> tuple[int, int]:
+    """Where a listener starts: (the seq to read after, its cursor); None starts from now."""
+    async with sessionmaker() as db:
+        if after is None:
+            seen = await last_seq(db, stream)
+            return seen, await cursor_at(db, stream, listener, seen)
+        return await position_of(db, stream, listener, after)
+
+
+async def _cancel(*tasks: asyncio.Task[Any] | None) -> None:
+    """Cancel the stream's helper tasks and wait for them to end."""
+    for task in tasks:
+        if task is not None:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
 
 
 async def _next_wake(

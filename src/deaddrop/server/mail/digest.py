@@ -24,8 +24,8 @@ from deaddrop.server.mail.models import DIGEST
 from deaddrop.server.mail.recipients import load_recipient, opted_in, zone_of
 from deaddrop.server.mail.render import render_mail
 from deaddrop.server.mail.settings import MailSettings
-from deaddrop.server.station.models import StationGame, StationPouch, StationSeat
-from deaddrop.server.station.tabs import cable_entry, when_text
+from deaddrop.server.station.game.models import StationGame, StationPouch, StationSeat
+from deaddrop.server.station.tabs.context import cable_entry, when_text
 
 MAX_AGE = timedelta(hours=12)
 """A Pouch that departed longer ago than this is no news: no digest (e.g. when mail is first

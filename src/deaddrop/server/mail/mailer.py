@@ -18,6 +18,7 @@ from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from deaddrop.server.background import Loop
+from deaddrop.server.clock import Clock
 from deaddrop.server.mail import deliveries
 from deaddrop.server.mail.deliveries import Claim, DeliveryKey
 from deaddrop.server.mail.digest import compose_digest, digest_candidates
@@ -26,8 +27,7 @@ from deaddrop.server.mail.models import DIGEST, FAILED
 from deaddrop.server.mail.reminder import compose_reminder, reminder_candidates
 from deaddrop.server.mail.send import Sender, smtp_sender
 from deaddrop.server.mail.settings import MailSettings
-from deaddrop.server.station.clock import Clock
-from deaddrop.server.station.models import StationGame
+from deaddrop.server.station.game.models import StationGame
 
 logger = logging.getLogger("deaddrop.mail")
 

@@ -13,8 +13,8 @@ from deaddrop.engine.station import StationState
 from deaddrop.server.accounts.models import User
 from deaddrop.server.mail.deliveries import DeliveryKey
 from deaddrop.server.mail.models import DIGEST, REMINDER
-from deaddrop.server.station.models import StationGame, StationSeat
-from deaddrop.server.station.store import load_state
+from deaddrop.server.station.game.models import StationGame, StationSeat
+from deaddrop.server.station.game.store import load_state
 
 
 @dataclass(frozen=True, slots=True)

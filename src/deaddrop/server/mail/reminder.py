@@ -21,8 +21,8 @@ from deaddrop.server.mail.models import REMINDER
 from deaddrop.server.mail.recipients import load_recipient, opted_in, zone_of
 from deaddrop.server.mail.render import render_mail
 from deaddrop.server.mail.settings import MailSettings
-from deaddrop.server.station.models import StationGame, StationSeat
-from deaddrop.server.station.tabs import when_text
+from deaddrop.server.station.game.models import StationGame, StationSeat
+from deaddrop.server.station.tabs.context import when_text
 
 OPERATION = "operation"
 VOTE = "vote"

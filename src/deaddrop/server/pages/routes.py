@@ -8,7 +8,7 @@ from litestar.response import Template
 from deaddrop.server.accounts.auth import Viewer
 from deaddrop.server.db.dependencies import DB
 from deaddrop.server.render import page
-from deaddrop.server.station.my_games import my_games
+from deaddrop.server.station.lobby.my_games import my_games
 
 
 @get("/", name="home")

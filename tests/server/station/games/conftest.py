@@ -16,7 +16,7 @@ from litestar import Litestar
 from deaddrop.server.accounts import passwords
 from deaddrop.server.app import create_app
 from deaddrop.server.settings import Settings
-from deaddrop.server.station.clock import ManualClock
+from deaddrop.server.testing.clocks import ManualClock
 from tests.server.station.games.helpers import Person, RunDB, Table, open_table
 from tests.server.visitor import Visitor
 

@@ -15,10 +15,10 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from deaddrop.engine.station import StationState
 from deaddrop.server.accounts.models import User
-from deaddrop.server.station.clock import ManualClock
-from deaddrop.server.station.models import StationGame
-from deaddrop.server.station.runner import PouchRunner
-from deaddrop.server.station.store import load_state
+from deaddrop.server.station.game.models import StationGame
+from deaddrop.server.station.game.store import load_state
+from deaddrop.server.station.play.pouch_runner import PouchRunner
+from deaddrop.server.testing.clocks import ManualClock
 from tests.server.visitor import Visitor, csrf_token_in
 
 T = TypeVar("T")

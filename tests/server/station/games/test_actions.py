@@ -10,9 +10,9 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from deaddrop.engine.station import ABSTAIN, CastVote
 from deaddrop.engine.station.roles import RINGLEADER, is_ring
 from deaddrop.engine.station.state import Ability, Order
-from deaddrop.server.station.access import access_game_for_player
-from deaddrop.server.station.models import StationAction
-from deaddrop.server.station.service import do_act
+from deaddrop.server.station.game.access import access_game_for_player
+from deaddrop.server.station.game.models import StationAction
+from deaddrop.server.station.play.service import do_act
 from tests.server.station.games.helpers import Person, Table, user_named
 
 

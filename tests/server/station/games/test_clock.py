@@ -6,8 +6,9 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from deaddrop.server.station.clock import ManualClock, Schedule, next_deadline
-from deaddrop.server.station.rules import MAX_EXTENSION_PER_DAY, allowed_extension
+from deaddrop.server.station.game.schedule import Schedule, next_deadline
+from deaddrop.server.station.host.table_limits import MAX_EXTENSION_PER_DAY, allowed_extension
+from deaddrop.server.testing.clocks import ManualClock
 
 BERLIN_21 = Schedule(21 * 60, "Europe/Berlin")
 

@@ -9,9 +9,10 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from deaddrop.engine.station import ABSTAIN, CastVote
 from deaddrop.engine.station.roles import is_ring
-from deaddrop.server.station.access import access_game_for_host, access_game_for_player
-from deaddrop.server.station.refusals import Refused
-from deaddrop.server.station.service import do_act, do_replace
+from deaddrop.server.hosting.refusals import Refused
+from deaddrop.server.station.game.access import access_game_for_host, access_game_for_player
+from deaddrop.server.station.host.service import do_replace
+from deaddrop.server.station.play.service import do_act
 from tests.server.station.games.helpers import Person, Table, user_named
 
 HOUR = timedelta(hours=1)

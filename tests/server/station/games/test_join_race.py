@@ -10,7 +10,7 @@ from litestar import Litestar
 from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from deaddrop.server.station.models import StationGame, StationSeat
+from deaddrop.server.station.game.models import StationGame, StationSeat
 from tests.server.station.games.helpers import Person, RunDB, invite_token, open_lobby
 
 PRESSES = 6

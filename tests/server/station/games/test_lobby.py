@@ -9,9 +9,9 @@ from litestar import Litestar
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from deaddrop.server.accounts.models import User
-from deaddrop.server.station.access import access_game_by_invite
-from deaddrop.server.station.refusals import Refused
-from deaddrop.server.station.service import do_join
+from deaddrop.server.hosting.refusals import Refused
+from deaddrop.server.station.game.access import access_game_by_invite
+from deaddrop.server.station.lobby.service import do_join
 from tests.server.station.games.helpers import (
     Person,
     RunDB,

@@ -8,7 +8,7 @@ import re
 from collections.abc import Callable
 from datetime import UTC, datetime
 
-from deaddrop.server.station.clock import ManualClock
+from deaddrop.server.testing.clocks import ManualClock
 from deaddrop.server.words import counted
 from tests.server.station.games.conftest import START
 from tests.server.station.games.helpers import (

@@ -17,11 +17,11 @@ from deaddrop.server.accounts.models import User
 from deaddrop.server.app import create_app
 from deaddrop.server.db.engine import create_engine, create_sessionmaker
 from deaddrop.server.settings import Settings
-from deaddrop.server.station.access import access_game_for_member
-from deaddrop.server.station.clock import ManualClock
-from deaddrop.server.station.models import StationGame, StationPouch
-from deaddrop.server.station.runner import PouchRunner
-from deaddrop.server.station.service import NewGame, do_create_game, do_join, do_start
+from deaddrop.server.station.game.access import access_game_for_member
+from deaddrop.server.station.game.models import StationGame, StationPouch
+from deaddrop.server.station.lobby.service import NewGame, do_create_game, do_join, do_start
+from deaddrop.server.station.play.pouch_runner import PouchRunner
+from deaddrop.server.testing.clocks import ManualClock
 from tests.server.station.games.conftest import START
 from tests.server.station.games.helpers import Person, RunDB, Table, game_row, open_table
 

@@ -16,8 +16,8 @@ from deaddrop.engine.station import actions as A
 from deaddrop.engine.station.roles import is_ring
 from deaddrop.engine.station.scenario import adjudicate, pouch_json
 from deaddrop.engine.station.views import view
-from deaddrop.server.station.access import access_game_for_player
-from deaddrop.server.station.service import do_act
+from deaddrop.server.station.game.access import access_game_for_player
+from deaddrop.server.station.play.service import do_act
 from tests.server.station.games.helpers import Person, Table, user_named
 
 

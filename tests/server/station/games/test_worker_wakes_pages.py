@@ -14,7 +14,7 @@ from deaddrop.server.live import journal
 from deaddrop.server.live.models import LiveEvent
 from deaddrop.server.live.sse import live_stream
 from deaddrop.server.live.wakeup import channels_plugin, close_redis
-from deaddrop.server.station.live_events import stream_of, worker_broker
+from deaddrop.server.station.live.stream import stream_of, worker_broker
 from tests.server.station.games.helpers import Table
 
 

@@ -1,0 +1,107 @@
+"""A game's engine state from storage: its start replayed with its action log, cached.
+
+The log is append-only and every entry is numbered by the version it produced, so a state
+cached for (game, version) stays true forever; a newer version replays only the entries after
+the cached one.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass
+from typing import Any, Generic, TypeVar
+
+from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from deaddrop.engine.core.protocol import Engine
+
+StateT = TypeVar("StateT")
+SetupT = TypeVar("SetupT")
+
+
+class CorruptLog(RuntimeError):
+    """The stored log does not match the game's version: never expected, logged loudly."""
+
+
+class StateCache(Generic[StateT]):
+    """The newest committed state of each recently played game, by public id (thread-safe)."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self._states: OrderedDict[str, tuple[int, StateT]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, public_id: str) -> tuple[int, StateT] | None:
+        """The cached (version, state) of a game, if any."""
+        with self._lock:
+            found = self._states.get(public_id)
+            if found is not None:
+                self._states.move_to_end(public_id)
+            return found
+
+    def remember(self, public_id: str, version: int, state: StateT) -> None:
+        """Keep a committed state for later requests (only ever call after the commit)."""
+        with self._lock:
+            known = self._states.get(public_id)
+            if known is not None and known[0] > version:
+                return  # a newer version is already known
+            self._states[public_id] = (version, state)
+            self._states.move_to_end(public_id)
+            while len(self._states) > self.size:
+                self._states.popitem(last=False)
+
+
+@dataclass(frozen=True)
+class ActionLog:
+    """Where a game keeps its action log: the model's action, game and sequence columns."""
+
+    action: Any
+    game: Any
+    seq: Any
+
+    async def after(self, db: AsyncSession, game_id: int, after: int, upto: int) -> list[Any]:
+        """The stored JSON of entries after+1 … upto, in order."""
+        rows = await db.scalars(
+            select(self.action)
+            .where(self.game == game_id, self.seq > after, self.seq <= upto)
+            .order_by(self.seq)
+        )
+        return list(rows)
+
+
+@dataclass(frozen=True)
+class Stored:
+    """Which game to load: its row id (the log's key), public id (the cache's) and version."""
+
+    game_id: int
+    public_id: str
+    version: int
+
+
+async def replay_log(
+    db: AsyncSession,
+    engine: Engine[SetupT, StateT, Any],
+    cache: StateCache[StateT],
+    log: ActionLog,
+    game: Stored,
+    setup: SetupT,
+) -> StateT:
+    """The state at the game's version: cached, or the cached one (or the start) plus the
+    stored actions after it."""
+    cached = cache.get(game.public_id)
+    if cached is not None and cached[0] == game.version:
+        return cached[1]
+    if cached is not None and cached[0] < game.version:
+        after, state = cached
+    else:
+        after, state = 0, engine.start(setup)
+    count = 0
+    for data in await log.after(db, game.game_id, after, game.version):
+        state, _ = engine.apply(state, engine.action_from_json(data))
+        count += 1
+    if after + count != game.version:
+        raise CorruptLog(f"game {game.public_id}: {after + count} actions for v{game.version}")
+    cache.remember(game.public_id, game.version, state)
+    return state

@@ -1,0 +1,149 @@
+"""Chat and whispers: post to a channel (S14, S28–S30), whisper (S31), page back through history.
+
+Thin: access the game, hand the text to `chat.do_post` or the engine's `SendWhisper`, answer
+with a redirect and a flash (forms) or JSON (`/api/…`, and the page's script).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from litestar import Router, get, post
+from litestar.exceptions import NotFoundException
+from litestar.params import FromPath, FromQuery
+from litestar.response import Template
+
+from deaddrop.engine.station import SendWhisper
+from deaddrop.server.accounts.auth import Me, Viewer
+from deaddrop.server.db.dependencies import DB
+from deaddrop.server.hosting.refusals import Refused
+from deaddrop.server.live.journal import cursor_at
+from deaddrop.server.numbers import optional_number
+from deaddrop.server.render import page
+from deaddrop.server.station.chat.channels import channel_of, do_post
+from deaddrop.server.station.chat.view import panel
+from deaddrop.server.station.game.access import (
+    GameContext,
+    access_game_for_player,
+    access_game_for_spectator,
+)
+from deaddrop.server.station.game.http import (
+    AnyRequest,
+    answer,
+    back_to,
+    fields_of,
+    refuse,
+    version_of,
+)
+from deaddrop.server.station.game.store import load_state
+from deaddrop.server.station.game.writes import table_epoch
+from deaddrop.server.station.live.stream import stream_of
+from deaddrop.server.station.play.routes import ClockDep, Posted, Reply
+from deaddrop.server.station.play.service import do_act
+from deaddrop.server.station.tabs.info_builder import build_game_info
+from deaddrop.server.station.tabs.routes import NO_STORE
+from deaddrop.server.station.tabs.seen import listener_of
+
+
+def _paths(tail: str) -> list[str]:
+    return [f"/games/{{game_id:str}}/{tail}", f"/api/games/{{game_id:str}}/{tail}"]
+
+
+@post(_paths("chat/{channel:str}"), name="station_chat_post")
+async def post_message(
+    request: AnyRequest,
+    db: DB,
+    me: Me,
+    clock: ClockDep,
+    game_id: FromPath[str],
+    channel: FromPath[str],
+) -> Reply:
+    """Post field `text` to a channel, if the engine allows this player to (S28–S30, S14)."""
+    context = await access_game_for_player(db, game_id, me)
+    default = f"/games/{game_id}/floor" if channel == "floor" else f"/games/{game_id}/dossier"
+    fields: dict[str, str] = {}
+    try:
+        fields = await fields_of(request)
+        seq = await do_post(db, context, channel_of(channel), fields.get("text", ""), clock.now())
+    except Refused as refusal:
+        return refuse(request, back_to(request, fields, default), refusal)
+    # The poster's own cursor (what its pages' streams will number this message), not `seq`.
+    cursor = await cursor_at(db, stream_of(game_id), listener_of(context), seq)
+    return answer(request, back_to(request, fields, default), "Message sent.", seq=cursor)
+
+
+@post(_paths("whisper"), name="station_whisper")
+async def whisper(
+    request: AnyRequest, db: DB, me: Me, clock: ClockDep, game_id: FromPath[str]
+) -> Reply:
+    """Whisper: fields `recipient` (a codename) and `text`; two a day (S31)."""
+    context = await access_game_for_player(db, game_id, me)
+    assert context.seat is not None
+    default = f"/games/{game_id}/dossier"
+    fields: dict[str, str] = {}
+    try:
+        fields = await fields_of(request)
+        state = await load_state(db, context.game)
+        posted = Posted(state, context.seat, fields)
+        text = fields.get("text", "").replace("\r\n", "\n")
+        action = SendWhisper(context.seat, posted.seat_of("recipient"), text)
+        acted = await do_act(db, context, action, clock=clock, expected_version=version_of(fields))
+    except Refused as refusal:
+        return refuse(request, back_to(request, fields, default), refusal)
+    return answer(
+        request,
+        back_to(request, fields, default),
+        "Whisper sent.",
+        version=table_epoch(acted.state),
+    )
+
+
+async def _history_page(
+    db: DB, context: GameContext, channel: str, before: int | None, base: str, viewer: Me | None
+) -> Template:
+    """Older messages of one channel, as this viewer may read them now."""
+    state = await load_state(db, context.game)
+    info = await build_game_info(db, context, state)
+    try:
+        named = channel_of(channel)
+    except Refused:
+        raise NotFoundException("There is no such channel here.") from None
+    zone = info.viewer_time_zone
+    found = await panel(db, context.game.id, state, context.seat, named, zone, before)
+    if found is None:  # not readable now: as if it did not exist (DESIGN.md)
+        raise NotFoundException("There is no such channel here.")
+    return page(
+        "station/chat/history.html",
+        viewer=viewer,
+        headers=NO_STORE,
+        game=info,
+        panel=replace(found, can_post=False),  # posting happens on the game page
+        base=base,
+    )
+
+
+@get("/games/{game_id:str}/chat/{channel:str}", name="station_chat_history")
+async def chat_history(
+    db: DB,
+    me: Me,
+    game_id: FromPath[str],
+    channel: FromPath[str],
+    before: FromQuery[str | None] = None,
+) -> Template:
+    """A channel's history, paging back from message id `before`."""
+    older_than = optional_number(before, "before")
+    context = await access_game_for_player(db, game_id, me)
+    return await _history_page(db, context, channel, older_than, f"/games/{game_id}", me)
+
+
+@get("/watch/{token:str}/chat/floor", name="station_watch_chat_history")
+async def watch_chat_history(
+    db: DB, viewer: Viewer, token: FromPath[str], before: FromQuery[str | None] = None
+) -> Template:
+    """The Floor's history behind a spectator link (S28: spectators read the Floor)."""
+    older_than = optional_number(before, "before")
+    context = await access_game_for_spectator(db, token, viewer)
+    return await _history_page(db, context, "floor", older_than, f"/watch/{token}", viewer)
+
+
+router = Router(path="/", route_handlers=[post_message, whisper, chat_history, watch_chat_history])

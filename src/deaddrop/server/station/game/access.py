@@ -1,0 +1,104 @@
+"""`access_*`: the only way a request gets hold of a Station game (DESIGN.md).
+
+Each check is on its own line; a game someone may not see answers 404, exactly as a game that
+does not exist, so that an outsider learns nothing, not even that it exists.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from litestar.exceptions import NotFoundException, PermissionDeniedException
+from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.orm import InstrumentedAttribute
+
+from deaddrop.server.accounts.models import User
+from deaddrop.server.station.game.models import StationGame, StationSeat
+
+NOT_FOUND = "There is no such game, or you are not at its table."
+
+
+@dataclass
+class GameContext:
+    """A game as one person (or a spectator) may reach it."""
+
+    game: StationGame
+    """The game row."""
+    user: User | None
+    """The person asking; None for a spectator link without an account."""
+    seat_row: StationSeat | None
+    """The seat this person holds; None for a spectator."""
+
+    @property
+    def seat(self) -> int | None:
+        """The engine seat index (None in the lobby and for spectators)."""
+        return None if self.seat_row is None else self.seat_row.seat
+
+    @property
+    def is_host(self) -> bool:
+        """Whether this person created the game (S40)."""
+        return self.user is not None and self.user.id == self.game.host_id
+
+
+async def _game_by(
+    db: AsyncSession,
+    column: InstrumentedAttribute[str] | InstrumentedAttribute[str | None],
+    value: str,
+) -> StationGame | None:
+    if not value or len(value) > 64:
+        return None
+    return await db.scalar(select(StationGame).where(column == value))
+
+
+async def access_game_for_member(db: AsyncSession, game_id: str, user: User) -> GameContext:
+    """The game for someone holding a seat in it (the host always does); else 404."""
+    game = await _game_by(db, StationGame.public_id, game_id)
+    if game is None:
+        raise NotFoundException(NOT_FOUND)
+    seat = await db.scalar(
+        select(StationSeat).where(StationSeat.game_id == game.id, StationSeat.user_id == user.id)
+    )
+    # Outsiders, joiners who left or were removed, and holders who were replaced see nothing.
+    if seat is None:
+        raise NotFoundException(NOT_FOUND)
+    return GameContext(game, user, seat)
+
+
+async def access_game_for_host(db: AsyncSession, game_id: str, user: User) -> GameContext:
+    """The game for its host (S40 tools); 404 for outsiders, 403 for the other players."""
+    context = await access_game_for_member(db, game_id, user)
+    if not context.is_host:
+        raise PermissionDeniedException("Only the host of this game may do that.")
+    return context
+
+
+async def access_game_for_player(db: AsyncSession, game_id: str, user: User) -> GameContext:
+    """The game for a seat holder once it has started (play, views); 404 before and outside."""
+    context = await access_game_for_member(db, game_id, user)
+    if context.game.setup is None:
+        raise NotFoundException("This game has not started yet.")
+    if context.seat is None:
+        raise NotFoundException(NOT_FOUND)
+    return context
+
+
+async def access_game_for_spectator(
+    db: AsyncSession, token: str, user: User | None = None
+) -> GameContext:
+    """The game behind a spectator link, when the host has it on and play has begun; else 404."""
+    game = await _game_by(db, StationGame.spectator_token, token)
+    if game is None:
+        raise NotFoundException(NOT_FOUND)
+    if game.setup is None:
+        raise NotFoundException(NOT_FOUND)
+    # A spectator sees what a burned seat sees of public things, never a seat of their own.
+    return GameContext(game, user, None)
+
+
+async def access_game_by_invite(db: AsyncSession, token: str) -> StationGame:
+    """The game an invite link names (to show its lobby and join it); else 404."""
+    game = await _game_by(db, StationGame.invite_token, token)
+    if game is None:
+        raise NotFoundException("This invitation is not valid. Ask the host for a new link.")
+    return game

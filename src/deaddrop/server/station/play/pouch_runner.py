@@ -1,0 +1,240 @@
+"""The Pouch runner: resolve every game whose deadline has passed, exactly once per day.
+
+Claim → resolve → store → commit → publish, one transaction per (game, day):
+
+- **Claim.** On PostgreSQL the due game's row is taken with `SELECT … FOR UPDATE SKIP LOCKED`,
+  so concurrent runners spread over games instead of queueing on one. Everywhere (SQLite has
+  no row locks) the write itself is conditional: the game row's `row_version` must still be
+  the one read, the log entry's key (game, seq) must be free, and the `station_pouches` row
+  is unique per (game, day). A runner that loses any of these races rolls back and moves on.
+- **Crash-safe.** Nothing is visible before the commit; a runner that dies between claim and
+  commit leaves the game as it was, still due, for the next pass of any runner.
+- **Catch-up.** The next deadline is computed from the deadline that passed, not from now,
+  so after downtime each missed day resolves in order, once, until the game is current.
+- **Early Pouch (S41).** A save that makes every living player done moves the deadline to
+  now (play/service.do_act) and wakes the in-process runner.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import socket
+from collections.abc import Awaitable, Callable
+from datetime import datetime
+
+from sqlalchemy import ColumnElement, and_, func, or_, select
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+from deaddrop.engine.station import ResolvePouch, all_done, apply
+from deaddrop.engine.station.codec import action_to_json
+from deaddrop.server.background import Loop
+from deaddrop.server.clock import Clock
+from deaddrop.server.station.game.models import StationAction, StationGame, StationPouch
+from deaddrop.server.station.game.schedule import next_deadline
+from deaddrop.server.station.game.store import load_state, remember
+from deaddrop.server.station.game.writes import (
+    Conflict,
+    announce,
+    commit,
+    follow_engine,
+    schedule_of,
+)
+from deaddrop.server.station.host import table_limits
+from deaddrop.server.station.host.service import resume
+from deaddrop.server.station.live.stream import journal_events, wake_game
+from deaddrop.server.station.play.pouch_due import POUCH_DUE, PouchDue
+
+logger = logging.getLogger("deaddrop.station.runner")
+
+BATCH = 50
+"""Due games looked at per pass."""
+MAX_PASSES = 1000
+"""Bound on passes per `run_once` (each resolves at least one Pouch, or the loop stops)."""
+POLL_SECONDS = 30.0
+"""Longest sleep: other processes may move deadlines without waking this one."""
+RETRY_SECONDS = 1.0
+"""Sleep when a due game was held by someone else (a player's save, another runner)."""
+
+BeforeCommit = Callable[[StationGame, int], Awaitable[None]]
+"""A test hook run inside the transaction just before it commits: (game, day)."""
+
+
+def default_name() -> str:
+    """A runner's name in the Pouch records: host and process."""
+    return f"{socket.gethostname()}:{os.getpid()}"[:64]
+
+
+class PouchRunner:
+    """Resolves due Pouches and ends expired pauses; safe to run in many processes at once."""
+
+    def __init__(
+        self,
+        sessionmaker: async_sessionmaker[AsyncSession],
+        clock: Clock,
+        *,
+        name: str | None = None,
+        doorbell: PouchDue = POUCH_DUE,
+        before_commit: BeforeCommit | None = None,
+    ) -> None:
+        self.sessionmaker = sessionmaker
+        self.clock = clock
+        self.name = name or default_name()
+        self.doorbell = doorbell
+        self.before_commit = before_commit
+        self._loop = Loop(logger, "Pouch runner", POLL_SECONDS)
+
+    def wake(self) -> None:
+        """Look for due games now (an early Pouch, a resume) instead of at the next poll."""
+        self._loop.wake()
+
+    def stop(self) -> None:
+        """Ask `run_forever` to return after its current pass (no query cut in half)."""
+        self._loop.stop()
+
+    async def run_once(self) -> int:
+        """Resolve everything due now, catching up missed days; returns the Pouches resolved."""
+        resolved = 0
+        for _ in range(MAX_PASSES):
+            due = await self.due_games()
+            progressed = False
+            for game_id in due:
+                try:
+                    outcome = await self.step(game_id)
+                except Exception:
+                    # One broken game must not stop the others; it stays due and is retried.
+                    logger.exception("resolving game %s failed; it stays due", game_id)
+                    continue
+                if outcome is not None:
+                    progressed = True
+                    resolved += outcome == "pouch"
+            if not progressed:
+                break
+        return resolved
+
+    async def run_forever(self) -> None:
+        """Run passes until cancelled, sleeping until the next deadline or a wake-up."""
+        self.doorbell.on_pouch_due(self.wake)
+        try:
+            await self._loop.run(self._pass)
+        finally:
+            self.doorbell.off_pouch_due(self.wake)
+
+    async def _pass(self) -> float:
+        await self.run_once()
+        return await self.seconds_to_next()
+
+    async def due_games(self) -> list[int]:
+        """Games whose Pouch is due or whose pause has run out, most overdue first."""
+        now = self.clock.now()
+        async with self.sessionmaker() as db:
+            rows = await db.scalars(
+                select(StationGame.id)
+                .where(_due(now))
+                .order_by(func.coalesce(StationGame.deadline, StationGame.pause_ends_at))
+                .limit(BATCH)
+            )
+            return list(rows)
+
+    async def seconds_to_next(self) -> float:
+        """How long until the next deadline or pause end (capped by the poll interval)."""
+        async with self.sessionmaker() as db:
+            deadline = await db.scalar(
+                select(func.min(StationGame.deadline)).where(StationGame.status == "running")
+            )
+            pause_end = await db.scalar(
+                select(func.min(StationGame.pause_ends_at)).where(StationGame.status == "paused")
+            )
+        moments = [m for m in (deadline, pause_end) if m is not None]
+        if not moments:
+            return POLL_SECONDS
+        wait = (min(moments) - self.clock.now()).total_seconds()
+        if wait <= 0:
+            return RETRY_SECONDS  # due but held by another writer: look again shortly
+        return min(POLL_SECONDS, wait)
+
+    async def step(self, game_id: int) -> str | None:
+        """Claim one due game and move it on: "pouch", "resumed", or None if not ours."""
+        async with self.sessionmaker() as db:
+            now = self.clock.now()
+            game = await db.scalar(
+                select(StationGame)
+                .where(StationGame.id == game_id, _due(now))
+                .with_for_update(skip_locked=True)  # PostgreSQL; SQLite relies on row_version
+                .execution_options(populate_existing=True)
+            )
+            if game is None:
+                return None  # resolved, moved or locked by someone else meanwhile
+            if game.status == "paused":
+                return await self._end_pause(db, game)
+            return await self._resolve(db, game)
+
+    async def _end_pause(self, db: AsyncSession, game: StationGame) -> str | None:
+        """A pause that ran out ends by itself at its limit (table_limits.MAX_PAUSE)."""
+        assert game.pause_ends_at is not None
+        resume(game, game.pause_ends_at)
+        hours = int(table_limits.MAX_PAUSE.total_seconds() // 3600)
+        text = f"The pause ran out after {hours} hours; the clock runs."
+        notice = announce(db, game, "pause_expired", text)
+        seq = await journal_events(db, game.public_id, [notice])
+        try:
+            await commit(db)
+        except Conflict:
+            return None
+        await wake_game(game.public_id, seq)
+        return "resumed"
+
+    async def _resolve(self, db: AsyncSession, game: StationGame) -> str | None:
+        """Resolve today's Pouch (S20) and schedule the next day, in this transaction."""
+        assert game.deadline is not None
+        deadline: datetime = game.deadline
+        state = await load_state(db, game)
+        day = state.day
+        early = game.early_pouch and all_done(state)  # S41
+        new_state, events = apply(state, ResolvePouch())
+        game.version += 1
+        game.table_version = game.version  # pages built before the Pouch are stale now
+        follow_engine(game, new_state, self.clock.now())
+        if not new_state.over:
+            # Anchored on the deadline that passed, not on now: missed days catch up in order.
+            game.deadline = next_deadline(schedule_of(game), deadline)
+            game.day_extended_seconds = 0
+        db.add(
+            StationAction(
+                game_id=game.id,
+                seq=game.version,
+                day=day,
+                action=action_to_json(ResolvePouch()),
+                user_id=None,
+            )
+        )
+        db.add(
+            StationPouch(
+                game_id=game.id,
+                day=day,
+                seq=game.version,
+                deadline=deadline,
+                early=early,
+                runner=self.name,
+            )
+        )
+        if self.before_commit is not None:
+            await self.before_commit(game, day)
+        seq = await journal_events(db, game.public_id, events)  # the Cable, results: same commit
+        try:
+            await commit(db)
+        except Conflict:
+            logger.info("game %s day %d: another writer got there first", game.public_id, day)
+            return None
+        remember(game.public_id, game.version, new_state)
+        await wake_game(game.public_id, seq)
+        logger.info("game %s: Pouch of day %d resolved by %s", game.public_id, day, self.name)
+        return "pouch"
+
+
+def _due(now: datetime) -> ColumnElement[bool]:
+    """A running game past its deadline, or a paused one past its pause's end."""
+    return or_(
+        and_(StationGame.status == "running", StationGame.deadline <= now),
+        and_(StationGame.status == "paused", StationGame.pause_ends_at <= now),
+    )

@@ -1,0 +1,160 @@
+"""`do_act`: a player's (or the host's) action through the engine, stored in one transaction,
+its events journaled with the engine's audiences, wake-ups after commit; retried on a lost race."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from dataclasses import dataclass
+from datetime import datetime
+
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from deaddrop.engine.core.errors import IllegalAction
+from deaddrop.engine.core.events import Event
+from deaddrop.engine.station import (
+    Action,
+    RemovePlayer,
+    StationState,
+    all_done,
+    apply,
+)
+from deaddrop.engine.station.codec import action_to_json
+from deaddrop.server.clock import Clock
+from deaddrop.server.hosting.refusals import Refused, Stale
+from deaddrop.server.station.game.access import GameContext
+from deaddrop.server.station.game.models import (
+    StationAction,
+    StationGame,
+)
+from deaddrop.server.station.game.refusals import explain
+from deaddrop.server.station.game.store import load_state, remember
+from deaddrop.server.station.game.writes import (
+    Conflict,
+    announce,
+    commit,
+    follow_engine,
+    reload_context,
+    table_epoch,
+    writer_lock,
+)
+from deaddrop.server.station.live.stream import journal_events, wake_game
+from deaddrop.server.station.play.pouch_due import POUCH_DUE
+
+ATTEMPTS = 5
+"""How often a play action is retried when another process wrote to the game first."""
+
+
+@dataclass(frozen=True)
+class Acted:
+    """What a stored action did."""
+
+    state: StationState
+    """The game after it."""
+    version: int
+    """The game's version after it."""
+    events: tuple[Event, ...]
+    """What it told whom (journaled with it)."""
+
+
+def check_playable(game: StationGame, now: datetime, *, paused_ok: bool = False) -> None:
+    """The desks are open: the game runs and today's Pouch has not left yet."""
+    if game.status == "lobby":
+        raise Refused("The game has not started yet.")
+    if game.status == "paused" and not paused_ok:
+        raise Refused("The host has paused the game; nothing can be saved until it resumes.")
+    if game.deadline is not None and game.deadline <= now:
+        raise Stale("Today's Pouch has left. Wait a moment for the Morning Cable, then reload.")
+
+
+async def do_act(
+    db: AsyncSession,
+    context: GameContext,
+    action: Action,
+    *,
+    clock: Clock,
+    expected_version: int | None = None,
+    announcement: tuple[str, str] | None = None,
+) -> Acted:
+    """Apply a player's (or the host's) action through the engine and store it.
+
+    `expected_version` is the `table_epoch` the client's page was built from: if a Pouch or a
+    removal happened since, the action is refused as stale instead of landing on a day the
+    player did not see. IllegalAction becomes `Refused` with the rule in plain words.
+    """
+    game = context.game
+    lock = writer_lock(game.public_id)
+    waited = lock.locked()
+    async with lock:
+        if waited:
+            await reload_context(db, context)  # others wrote while this one queued
+        for attempt in range(ATTEMPTS):
+            if not _still_holds_seat(context):
+                raise Refused("The host has handed your seat to someone else.")
+            if expected_version is not None and await _stale(db, game, expected_version):
+                raise Stale(
+                    "The game moved on since this page was loaded. Reload it and try again."
+                )
+            try:
+                return await _act_once(db, context, action, clock.now(), announcement)
+            except Conflict:
+                # Another process (a runner, a second server) wrote first: read, try again.
+                await reload_context(db, context)
+                await asyncio.sleep(random.uniform(0, 0.01 * (attempt + 1)))
+    raise Stale("Many saves arrived at once and this one could not get through; try again.")
+
+
+async def _stale(db: AsyncSession, game: StationGame, expected: int) -> bool:
+    """Whether a page built at `table_epoch` `expected` is older than the game now (a lobby has
+    no state: its refusal is that it has not started)."""
+    if game.setup is None:
+        return False
+    return expected != table_epoch(await load_state(db, game))
+
+
+def _still_holds_seat(context: GameContext) -> bool:
+    """Whether the person acting still holds their seat (a replacement may have come first)."""
+    seat, user = context.seat_row, context.user
+    return seat is None or user is None or seat.user_id == user.id
+
+
+async def _act_once(
+    db: AsyncSession,
+    context: GameContext,
+    action: Action,
+    now: datetime,
+    announcement: tuple[str, str] | None,
+) -> Acted:
+    """One attempt: apply on the stored state and commit; Conflict if another writer won."""
+    game = context.game
+    check_playable(game, now, paused_ok=isinstance(action, RemovePlayer))  # S40: removal too
+    state = await load_state(db, game)
+    try:
+        new_state, events = apply(state, action)
+    except IllegalAction as error:
+        raise explain(error) from None
+    game.version += 1
+    if isinstance(action, RemovePlayer):
+        game.table_version = game.version  # pages from before the removal are stale
+    follow_engine(game, new_state, now)
+    if game.early_pouch and all_done(new_state) and game.deadline is not None:
+        game.deadline = min(game.deadline, now)  # S41: the runner sends it at once
+    db.add(
+        StationAction(
+            game_id=game.id,
+            seq=game.version,
+            day=state.day,
+            action=action_to_json(action),
+            user_id=context.user.id if context.user is not None else None,
+        )
+    )
+    journaled = list(events)
+    if announcement is not None:
+        journaled.append(announce(db, game, *announcement))
+    seq = await journal_events(db, game.public_id, journaled)  # the engine's audiences, same commit
+    await commit(db)
+    remember(game.public_id, game.version, new_state)
+    await wake_game(game.public_id, seq)
+    if game.deadline is not None and game.deadline <= now:
+        POUCH_DUE.pouch_due()
+    return Acted(new_state, game.version, events)

@@ -1,0 +1,119 @@
+"""`build_game_info`: fill the `GameInfo` contract for one viewer of a started game."""
+
+from __future__ import annotations
+
+from sqlalchemy import func, select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from deaddrop.engine.station import StationState
+from deaddrop.server.accounts.models import User
+from deaddrop.server.station.chat.models import StationMessage
+from deaddrop.server.station.game.access import GameContext
+from deaddrop.server.station.game.models import (
+    StationAnnouncement,
+    StationGame,
+    StationSeat,
+    StationSeatHolder,
+)
+from deaddrop.server.station.game.writes import table_epoch
+from deaddrop.server.station.host import table_limits
+from deaddrop.server.station.tabs.info import Announcement, GameInfo, SeatInfo
+
+
+def spectator_path(game: StationGame) -> str | None:
+    """The public spectator link's path, while the host has it on."""
+    return None if game.spectator_token is None else f"/watch/{game.spectator_token}"
+
+
+async def build_game_info(db: AsyncSession, context: GameContext, state: StationState) -> GameInfo:
+    """What the tabs need besides the engine's view, for the context's viewer."""
+    game = context.game
+    seats = await seat_infos(db, game, state)
+    announcements = await db.scalars(
+        select(StationAnnouncement)
+        .where(StationAnnouncement.game_id == game.id)
+        .order_by(StationAnnouncement.id)
+    )
+    viewer_zone = context.user.time_zone if context.user is not None else game.time_zone
+    host = context.is_host
+    return GameInfo(
+        game_id=game.public_id,
+        title=game.title,
+        status=game.status,
+        seat=context.seat,
+        is_host=host,
+        deadline=game.deadline,
+        game_time_zone=game.time_zone,
+        viewer_time_zone=viewer_zone,
+        early_pouch=game.early_pouch,
+        seats=seats,
+        spectator_url=spectator_path(game) if host else None,
+        version=table_epoch(state),
+        announcements=tuple(
+            Announcement(a.day, a.kind, a.text, a.created_at) for a in announcements
+        ),
+        pause_ends_at=game.pause_ends_at,
+        host_tools_url=f"/games/{game.public_id}/host" if host else None,
+        inactive_prompt=tuple(s.codename for s in seats if s.inactive) if host else (),
+    )
+
+
+async def seat_infos(
+    db: AsyncSession, game: StationGame, state: StationState
+) -> tuple[SeatInfo, ...]:
+    """Per seat: previous holders, inactivity, and the person's name once the game is over."""
+    rows = (
+        await db.execute(
+            select(StationSeat.seat, StationSeat.first_full_day, User.display_name)
+            .join(User, User.id == StationSeat.user_id)
+            .where(StationSeat.game_id == game.id, StationSeat.seat.is_not(None))
+        )
+    ).all()
+    by_seat = {seat: (first_day, name) for seat, first_day, name in rows}
+    previous: dict[int, int] = {
+        seat: count
+        for seat, count in (
+            await db.execute(
+                select(StationSeatHolder.seat, func.count())
+                .where(StationSeatHolder.game_id == game.id)
+                .group_by(StationSeatHolder.seat)
+            )
+        ).all()
+    }
+    posted: dict[int, set[int]] = {}
+    for seat_index, day in (
+        await db.execute(
+            select(StationMessage.seat, StationMessage.day)
+            .where(StationMessage.game_id == game.id)
+            .distinct()
+        )
+    ).all():
+        posted.setdefault(seat_index, set()).add(day)
+    infos = []
+    for seat in state.seats:
+        first_day, name = by_seat.get(seat.index, (1, None))
+        days_posted = frozenset(posted.get(seat.index, ()))
+        infos.append(
+            SeatInfo(
+                codename=seat.codename,
+                # S3: people stay behind codenames until the end (S26).
+                display_name=name if state.over else None,
+                previous_holders=previous.get(seat.index, 0),
+                inactive=is_inactive_now(state, seat.index, first_day, days_posted),
+            )
+        )
+    return tuple(infos)
+
+
+def is_inactive_now(
+    state: StationState, seat: int, first_full_day: int, posted_days: frozenset[int] = frozenset()
+) -> bool:
+    """Inactive two days running (table_limits.py), as the last Pouch left it.
+
+    Only days the Pouches resolved count, never today's saves: the mark is shown to everyone,
+    and lifting it at a private act (an Operation saved, a Ring post) would announce that act
+    (S26-S31). Like every other change of the Roster, it changes at a Pouch or a removal.
+    """
+    if state.over or not state.alive[seat]:
+        return False
+    return table_limits.is_inactive(state.history, seat, first_full_day, posted_days)

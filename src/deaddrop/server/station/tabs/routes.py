@@ -1,0 +1,110 @@
+"""GET routes of a Station game's tabs: `/games/{id}/{tab}` for players, `/watch/{token}/{tab}`
+for spectators. Thin: access the game, replay its state, render the engine's view.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from litestar import Router, get
+from litestar.handlers import HTTPRouteHandler
+from litestar.params import FromPath
+from litestar.response import Redirect, Template
+
+from deaddrop.engine.station.views import view
+from deaddrop.server.accounts.auth import Me, Viewer
+from deaddrop.server.accounts.models import User
+from deaddrop.server.db.dependencies import DB
+from deaddrop.server.live import journal
+from deaddrop.server.render import page, see_other
+from deaddrop.server.station.chat.view import chat_values
+from deaddrop.server.station.game.access import (
+    GameContext,
+    access_game_for_member,
+    access_game_for_player,
+    access_game_for_spectator,
+)
+from deaddrop.server.station.game.store import load_state
+from deaddrop.server.station.live.stream import stream_of
+from deaddrop.server.station.tabs.context import SPECTATOR_TABS, TABS, tab_context
+from deaddrop.server.station.tabs.info_builder import build_game_info
+from deaddrop.server.station.tabs.seen import listener_of, mark_seen, tab_badges
+
+# Pages change with every save of anyone at the table: never serve one from a cache.
+NO_STORE = {"Cache-Control": "no-store"}
+
+
+async def render_tab(
+    db: DB, context: GameContext, tab: str, viewer: User | None, base_path: str
+) -> Template:
+    """One tab of a started game, as the context's viewer may see it."""
+    values = await tab_values(db, context, tab, base_path)
+    return page(f"station/tabs/{tab}.html", viewer=viewer, headers=NO_STORE, **values)
+
+
+async def tab_values(
+    db: DB, context: GameContext, tab: str, base_path: str, *, looked: bool = True
+) -> dict[str, Any]:
+    """Everything a tab's template needs: the engine's view, the chat panels, the live stream.
+
+    `looked`: this rendering counts as the player's look at the tab (its badge clears).
+    """
+    # Read the journal position first: an event after it is pushed again, never missed.
+    stream = stream_of(context.game.public_id)
+    after = await journal.last_seq(db, stream)
+    # The page names the viewer's own cursor, never `after`: that counts others' private acts.
+    cursor = await journal.cursor_at(db, stream, listener_of(context), after)
+    state = await load_state(db, context.game)
+    info = await build_game_info(db, context, state)
+    values = tab_context(tab, view(state, context.seat), info, base_path=base_path)
+    zone = info.viewer_time_zone
+    values.update(await chat_values(db, context.game.id, state, context.seat, tab, zone))
+    values.update(live_url=f"{base_path}/events?tab={tab}", live_after=cursor)
+    if context.user is not None and context.seat is not None:
+        if looked:  # rendering a tab to its player is their look at it (issue 5)
+            await mark_seen(db, context.game.id, context.user.id, tab, after)
+        names = [item["name"] for item in values["tabs"] if item["name"] != tab]
+        values["badges"] = await tab_badges(db, context, values["codename"], names)
+    return values
+
+
+def _player_tab(tab: str) -> HTTPRouteHandler:
+    """The handler of one tab for the game's players."""
+
+    async def handler(game_id: FromPath[str], db: DB, me: Me) -> Template | Redirect:
+        member = await access_game_for_member(db, game_id, me)
+        if member.game.setup is None:  # not started: the tabs have nothing yet, the lobby does
+            return see_other(f"/games/{game_id}/lobby")
+        context = await access_game_for_player(db, game_id, me)
+        return await render_tab(db, context, tab, me, f"/games/{game_id}")
+
+    handler.__doc__ = f"The {tab} tab of a game, for one of its players."
+    return get(f"/games/{{game_id:str}}/{tab}", name=f"station_{tab}")(handler)
+
+
+def _spectator_tab(tab: str) -> HTTPRouteHandler:
+    """The handler of one public tab behind a spectator link."""
+
+    async def handler(token: FromPath[str], db: DB, viewer: Viewer) -> Template:
+        context = await access_game_for_spectator(db, token, viewer)
+        return await render_tab(db, context, tab, viewer, f"/watch/{token}")
+
+    handler.__doc__ = f"The {tab} tab behind a spectator link: public things only (S28)."
+    return get(f"/watch/{{token:str}}/{tab}", name=f"station_watch_{tab}")(handler)
+
+
+@get("/watch/{token:str}", name="station_watch")
+async def watch(token: FromPath[str], db: DB, viewer: Viewer) -> Redirect:
+    """The spectator link itself opens on the Cable (404 while the host has it off)."""
+    await access_game_for_spectator(db, token, viewer)
+    return Redirect(path=f"/watch/{token}/cable", status_code=303)
+
+
+router = Router(
+    path="/",
+    route_handlers=[
+        *(_player_tab(name) for name, _ in TABS),
+        *(_spectator_tab(name) for name, _ in TABS if name in SPECTATOR_TABS),
+        watch,
+    ],
+)

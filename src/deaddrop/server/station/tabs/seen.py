@@ -1,0 +1,93 @@
+"""Where each player last looked, per tab, and the tab bar's "new" badges built from it.
+
+A look is recorded when a tab is rendered for its player: a full page load, or a push to a
+page that is open on that tab. Badges count the journal events the player may see (the
+engine's audience, as for live pushes) that each tab shows after that tab's last look.
+"""
+
+from __future__ import annotations
+
+from sqlalchemy import and_, case, or_, select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from deaddrop.server.db.upsert import insert_for
+from deaddrop.server.live import journal
+from deaddrop.server.live.models import LiveEvent
+from deaddrop.server.station.game.access import GameContext
+from deaddrop.server.station.live.stream import stream_of
+from deaddrop.server.station.tabs.badges import KINDS_SHOWN_ON, Reader, badge_text, count_new
+from deaddrop.server.station.tabs.seen_models import StationTabSeen
+
+WINDOW = 2000
+"""Newest journal rows read for badges: a bound per page load, however long the game (what
+lies further back than that is old news, not "new since you looked")."""
+
+
+async def mark_seen(db: AsyncSession, game_id: int, user_id: int, tab: str, seq: int) -> None:
+    """Record that the player has seen `tab` up to `seq` (never moves back) and commit."""
+    table = StationTabSeen.__table__
+    insert = insert_for(db, table).values(game_id=game_id, user_id=user_id, tab=tab, seq=seq)
+    # Two pages of one player may report at once, in any order: keep the furthest.
+    furthest = case((insert.excluded.seq > table.c.seq, insert.excluded.seq), else_=table.c.seq)
+    await db.execute(
+        insert.on_conflict_do_update(
+            index_elements=["game_id", "user_id", "tab"], set_={"seq": furthest}
+        )
+    )
+    await db.commit()
+
+
+async def seen_of(db: AsyncSession, game_id: int, user_id: int) -> dict[str, int]:
+    """The player's last-seen journal position per tab (absent: never looked)."""
+    rows = await db.execute(
+        select(StationTabSeen.tab, StationTabSeen.seq).where(
+            StationTabSeen.game_id == game_id, StationTabSeen.user_id == user_id
+        )
+    )
+    return {row.tab: row.seq for row in rows}
+
+
+async def tab_badges(
+    db: AsyncSession, context: GameContext, codename: str, tabs: list[str]
+) -> dict[str, str]:
+    """Badge text per tab for the context's player ({} for a spectator, or once it is over)."""
+    # After the game nothing is "new since you looked": every tab is the final record (S26).
+    if context.seat is None or context.user is None or context.game.status == "over":
+        return {}
+    seen = await seen_of(db, context.game.id, context.user.id)
+    # Per tab, only its own kinds after its own last look: a tab never opened (Operations, for
+    # a player without an ability) then costs a few rows, not the whole journal.
+    looks = [
+        and_(LiveEvent.kind.in_(KINDS_SHOWN_ON[tab]), LiveEvent.seq > seen.get(tab, 0))
+        for tab in tabs
+        if tab in KINDS_SHOWN_ON
+    ]
+    if not looks:
+        return {}
+    news = or_(*looks)
+    rows = (
+        await db.execute(
+            select(
+                LiveEvent.seq,
+                LiveEvent.kind,
+                LiveEvent.public,
+                LiveEvent.seats,
+                LiveEvent.payload,
+            )
+            .where(LiveEvent.stream == stream_of(context.game.public_id), news)
+            .order_by(LiveEvent.seq.desc())
+            .limit(WINDOW)
+        )
+    ).all()
+    listener = listener_of(context)
+    visible = [(r.seq, r.kind, r.payload) for r in rows if journal.visible_to(r, listener)]
+    counts = count_new(visible, seen, Reader(context.seat, codename))
+    return {tab: badge_text(count) for tab, count in counts.items() if count and tab in tabs}
+
+
+def listener_of(context: GameContext) -> journal.Listener:
+    """Who the journal filters for: the seat, the public (None), or every event once over."""
+    if context.seat is None:
+        return None
+    # S26: after the game every player reads everything; what is sent is still re-rendered.
+    return journal.EVERYONE if context.game.status == "over" else context.seat

@@ -1,0 +1,1 @@
+"""Helpers for tests that production never wires: clocks a test can move."""
