@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from deaddrop.bots.station.base import DayPlan
 from deaddrop.bots.station.day_builder import DayBuilder, result_claims
-from deaddrop.bots.station.expert_policy import Posterior, likely_victim
+from deaddrop.bots.station.expert_policy import Posterior, likely_victim, with_traffic
 from deaddrop.bots.station.expert_ring import (
     agreed_plan,
     current_order,
@@ -34,7 +34,7 @@ def decide(known: Known, belief: Posterior, rng: Rng) -> tuple[DayPlan, Rng]:
         return _ring_day(known, belief, rng)
     if known.role == "defector":
         return _defector_day(known, belief), rng
-    return _station_day(known, belief), rng
+    return _station_day(known, with_traffic(known, belief)), rng
 
 
 def _say(day: DayBuilder, talk: Talk) -> None:

@@ -10,6 +10,7 @@ alike and their votes meet (S21).
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
 from typing import Protocol
 
 from deaddrop.bots.station.known import INVESTIGATORS, Known
@@ -43,6 +44,65 @@ class Posterior(Protocol):
     def p_faction(self, codename: str, faction: str) -> float:
         """The probability that a player is of a faction: station, ring or neutral."""
         ...
+
+
+WHISPER_ODDS = 4.0
+"""How much likelier each whisper a player sent makes it the Ring, for a Station seat. The
+posterior counts whispers as public facts but not why they were sent: this level's Station
+sends at most one a day (an Analyst's CLEAR), so heavier private traffic is someone else's
+plan (S31)."""
+
+
+@dataclass(frozen=True, slots=True)
+class WithTraffic:
+    """A Station seat's posterior with each player's Ring odds scaled by its whisper traffic."""
+
+    belief: Posterior
+    sent: Mapping[str, int]
+
+    @property
+    def liars(self) -> frozenset[str]:
+        """The posterior's liars."""
+        return self.belief.liars
+
+    def p_role(self, codename: str, role: str) -> float:
+        """A role's probability, the Ring's roles scaled by the traffic (the rest in proportion)."""
+        p = self.belief.p_role(codename, role)
+        scale = self._ring_scale(codename)
+        if scale == 1.0:
+            return p
+        return p * scale if is_ring(role) else p * self._rest_scale(codename)
+
+    def p_faction(self, codename: str, faction: str) -> float:
+        """A faction's probability after the traffic."""
+        p = self.belief.p_faction(codename, faction)
+        scale = self._ring_scale(codename)
+        if scale == 1.0:
+            return p
+        return p * scale if faction == "ring" else p * self._rest_scale(codename)
+
+    def _odds(self, codename: str) -> float:
+        return WHISPER_ODDS ** min(self.sent.get(codename, 0), 8)
+
+    def _ring_scale(self, codename: str) -> float:
+        p = self.belief.p_faction(codename, "ring")
+        if p <= SURE or p >= 1 - SURE or self.sent.get(codename, 0) == 0:
+            return 1.0
+        odds = p / (1 - p) * self._odds(codename)
+        return odds / (1 + odds) / p
+
+    def _rest_scale(self, codename: str) -> float:
+        p = self.belief.p_faction(codename, "ring")
+        return (1 - p * self._ring_scale(codename)) / (1 - p)
+
+
+def with_traffic(known: Known, belief: Posterior) -> Posterior:
+    """The posterior a Station seat decides by: whisper traffic weighed in (see WHISPER_ODDS)."""
+    sent: dict[str, int] = {}
+    for whisper in known.view["whispers_announced"]:
+        if whisper["sender"] != known.me:
+            sent[whisper["sender"]] = sent.get(whisper["sender"], 0) + 1
+    return WithTraffic(belief, sent) if sent else belief
 
 
 def top(known: Known, items: Iterable[str], key: Callable[[str], float]) -> str | None:

@@ -26,7 +26,9 @@ from deaddrop.bots.station.known import Known
 VOTE_P = 0.5
 """Vote for the likeliest Ring player alone once it is at least this likely."""
 JOIN_P = 0.3
-"""Join today's leader once it is at least this likely the Ring."""
+"""Join today's leader once it is at least this likely the Ring ..."""
+JOIN_LEAN = 1.15
+"""... and this many times likelier than the prior: a leader no likelier is a Ring bloc's pick."""
 LEAN = 1.6
 """With no leader, vote a suspect this many times likelier than the prior (it moves others)."""
 DETAIN_LEAN = 1.25
@@ -66,20 +68,29 @@ def station_target(known: Known, belief: Posterior) -> str | None:
 
 
 def station_vote(known: Known, belief: Posterior) -> str | None:
-    """Whom a Station seat votes for (S21), or None to Abstain."""
+    """Whom a Station seat votes for (S21), or None to Abstain: a likely-Ring leader, else the
+    likeliest Ring player when it is likely enough, else against a recall nobody has a reason
+    for (the likeliest Ring player among its voters: a bloc that votes together is the Ring's
+    way), else a clear suspect while no recall is under way."""
     others = [c for c in known.living if c != known.me]
     suspect = top(known, others, lambda c: ring_p(belief, c))
     if suspect is None:
         return None
-    leader, votes = live_leader(known)
+    prior = ring_prior(known)
     p_top = ring_p(belief, suspect)
+    leader, votes = live_leader(known)
     joinable = leader is not None and leader != known.me and votes >= 1
-    if joinable and ring_p(belief, str(leader)) >= max(JOIN_P, 0.6 * p_top):
+    if joinable and ring_p(belief, str(leader)) >= max(JOIN_P, JOIN_LEAN * prior, 0.6 * p_top):
         return leader  # S21: votes meet on one player, or nobody is recalled
     if p_top >= VOTE_P:
         return suspect
-    if leader == known.me and votes >= known.view["threshold"] - 1:
-        return suspect  # I know I am not the Ring: stand against my own recall
-    if leader is None and p_top >= LEAN * ring_prior(known) and p_top > 0:
+    if leader is not None and votes >= known.view["threshold"] - 1:
+        voters = [
+            voter
+            for day, voter, vote in known.votes
+            if day == known.day and vote == leader and voter in others
+        ]
+        return top(known, voters, lambda c: ring_p(belief, c)) or suspect
+    if leader is None and p_top >= LEAN * prior and p_top > 0:
         return suspect
     return None

@@ -9,6 +9,7 @@ count is the true public count, S31; a reading names a player living on that day
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from deaddrop.bots.station.day_builder import live_leader, names_a_suspect, result_claims
@@ -91,18 +92,32 @@ def _told_day(known: Known, kind: type, day: int) -> bool:
 
 
 def ring_story(known: Known, belief: Posterior, plan: str | None, rng: Rng) -> tuple[Talk, Rng]:
-    """A Ring seat's lie for today: an accused member counterclaims the Analyst's role and
-    reads its accuser COMPROMISED (once a day, kept up after); else now and then one takes a
-    Field Agent's cover with true public counts. A cover is first told to the Ring Channel
-    (S29), so no two members take the same one."""
-    talk = Talk()
+    """A Ring seat's lie for today. One member plays the Analyst: an accused member
+    counterclaims and reads its accuser COMPROMISED; with no Analyst claimed yet, the latest
+    joined member takes the role and reads the Ring's vote target COMPROMISED (once a day, kept
+    up after). Others now and then take a Field Agent's cover with true public counts. A cover
+    is first told to the Ring Channel (S29), so no two members take the same one."""
     last = known.day - 1
     if last < 1:
-        return talk, rng
+        return Talk(), rng
     cover = cover_role(known)
     mates = {cover_role(known, m) for m in known.ring if m != known.me}
     outsiders = [c for c in known.living if c not in known.ring]
-    accuser = next(
+    if cover == "analyst" or (cover is None and "analyst" not in mates):
+        target = _accuser(known, outsiders)
+        claimed = {a for a, r in known.role_claims().items() if r == "analyst" and a != known.me}
+        living_ring = [c for c in known.living if c in known.ring]
+        chosen = not claimed and bool(living_ring) and living_ring[-1] == known.me
+        if target is None and (cover == "analyst" or chosen):
+            target = plan
+        if target is not None:
+            return _fake_reading(known, cover, target, outsiders, last), rng
+    return _fake_count(known, belief, cover, outsiders, last, rng)
+
+
+def _accuser(known: Known, outsiders: Sequence[str]) -> str | None:
+    """The latest living outsider who claimed to read this seat COMPROMISED."""
+    return next(
         (
             s.author
             for s in reversed(known.floor_claims())
@@ -113,15 +128,31 @@ def ring_story(known: Known, belief: Posterior, plan: str | None, rng: Rng) -> t
         ),
         None,
     )
-    analyst_free = cover == "analyst" or (cover is None and "analyst" not in mates)
-    if analyst_free and (accuser is not None or cover == "analyst"):
-        target = accuser or plan
-        if target in outsiders and not _told_day(known, ReadingClaim, last):
-            claims: list[Claim] = [] if cover else [RoleClaim("analyst")]
-            claims.append(ReadingClaim(last, target, "COMPROMISED"))
-            talk.ring.extend(claims)  # S29: the Ring hears the story first, to keep to it
-            talk.floor.extend(claims)
-        return talk, rng
+
+
+def _fake_reading(
+    known: Known, cover: str | None, target: str, outsiders: Sequence[str], last: int
+) -> Talk:
+    """An Analyst's fake reading of a living outsider, once for each day."""
+    talk = Talk()
+    if target in outsiders and not _told_day(known, ReadingClaim, last):
+        claims: list[Claim] = [] if cover else [RoleClaim("analyst")]
+        claims.append(ReadingClaim(last, target, "COMPROMISED"))
+        talk.ring.extend(claims)  # S29: the Ring hears the story first, to keep to it
+        talk.floor.extend(claims)
+    return talk
+
+
+def _fake_count(
+    known: Known,
+    belief: Posterior,
+    cover: str | None,
+    outsiders: Sequence[str],
+    last: int,
+    rng: Rng,
+) -> tuple[Talk, Rng]:
+    """A Field Agent's cover: the true public count (S31) of the most dangerous outsider."""
+    talk = Talk()
     if cover is None:
         agents = [a for a, r in known.role_claims().items() if r == "field_agent"]
         roll, rng = rng.below(FAKE_FIELD_AGENT)
@@ -133,8 +164,8 @@ def ring_story(known: Known, belief: Posterior, plan: str | None, rng: Rng) -> t
         return talk, rng
     target = top(known, outsiders, lambda c: danger(known, belief, c))
     if target is not None:
-        count = known.whisper_counts.get((last, target), 0)  # S31: the true, public count
-        claims = [] if cover else [RoleClaim("field_agent")]
+        count = known.whisper_counts.get((last, target), 0)
+        claims: list[Claim] = [] if cover else [RoleClaim("field_agent")]
         claims.append(WhisperCountClaim(last, target, count))
         talk.ring.extend(claims[:1] if not cover else [])
         talk.floor.extend(claims)
@@ -143,8 +174,7 @@ def ring_story(known: Known, belief: Posterior, plan: str | None, rng: Rng) -> t
 
 def defector_story(known: Known, belief: Posterior) -> Talk:
     """The Defector courts its recall (S25) by looking like the Ring without a lie anyone can
-    check: it claims the Analyst's role and reads a trusted player COMPROMISED each day, and
-    whispers (S31: traffic the Station watches)."""
+    check: it claims the Analyst's role and reads a trusted player COMPROMISED each day."""
     talk = Talk()
     last = known.day - 1
     others = [c for c in known.living if c != known.me]
@@ -155,6 +185,4 @@ def defector_story(known: Known, belief: Posterior) -> Talk:
         if cover_role(known) is None:
             talk.floor.append(RoleClaim("analyst"))
         talk.floor.append(ReadingClaim(last, trusted, "COMPROMISED"))
-    for recipient in others[:2]:
-        talk.whispers.append((recipient, [StanceClaim("suspect", trusted or recipient)]))
     return talk
