@@ -1,0 +1,84 @@
+"""The expert's belief (issue 12): one seat's exact posterior over the hidden role assignment.
+
+The prior is the deal (S1, S4): every distinct assignment of the table's roles consistent with
+what the seat is sure of (its own role, its Ring mates' S5, every role after S26) is equally
+likely. The evidence (`belief_evidence`) prunes by hard facts and weighs by the likelihood
+model written down in `likelihood`. A claim that no assignment fitting the seat's hard facts
+lets its author make honestly marks the author a liar, and all that liar's claims then weigh
+as lies. `belief_exact` sums the posterior; `belief_brute` checks it by brute force.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+
+from deaddrop.bots.station.belief_claims import claim_contents
+from deaddrop.bots.station.belief_evidence import Evidence, evidence, fixed_roles
+from deaddrop.bots.station.belief_exact import Marginals, exact_posterior
+from deaddrop.bots.station.belief_factors import FRAMEABLE_COMPROMISED, Content
+from deaddrop.bots.station.known import Known
+from deaddrop.bots.station.likelihood import DEFAULT, HARD_ONLY, RING, Likelihood
+from deaddrop.engine.station.roles import FACTION
+
+Engine = Callable[[Evidence], Marginals]
+
+
+@dataclass(frozen=True, slots=True)
+class Belief:
+    """A seat's exact posterior over the hidden role assignment, as marginals."""
+
+    roles: Mapping[str, Mapping[str, float]]
+    """Codename -> role -> probability; each sums to 1; own seat and known Ring mates certain."""
+    liars: frozenset[str]
+    """Authors of a claim contradicted by hard evidence this seat holds."""
+
+    def p_role(self, codename: str, role: str) -> float:
+        """The probability that this player holds this role."""
+        return self.roles[codename].get(role, 0.0)
+
+    def p_faction(self, codename: str, faction: str) -> float:
+        """The probability that this player is of this faction: station, ring or neutral."""
+        return sum(p for r, p in self.roles[codename].items() if FACTION[r].value == faction)
+
+
+def belief_of(known: Known, model: Likelihood = DEFAULT) -> Belief:
+    """The seat's exact belief from its Known (read from its view and posts, S42)."""
+    return belief_with(known, model, exact_posterior)
+
+
+def belief_with(known: Known, model: Likelihood, engine: Engine) -> Belief:
+    """The belief summed by a given engine (the exact one, or the brute force that checks it)."""
+    support = engine(evidence(known, HARD_ONLY, soft=False))
+    contents = claim_contents(known, fixed_roles(known), model)
+    liars = find_liars(contents, support)
+    return Belief(engine(evidence(known, model, liars)), liars)
+
+
+def find_liars(contents: Iterable[Content], support: Marginals) -> frozenset[str]:
+    """Authors of a claim no assignment that fits the hard facts lets them make honestly: a
+    role they cannot hold, two roles, a content false on its face, a CLEAR reading of a
+    certain Forger or Honeytrap (S19), a victim's visitors none of whom can be the Ring (S18)."""
+    found: set[str] = set()
+    roles: dict[str, set[str]] = {}
+    for c in contents:
+        roles.setdefault(c.author, set()).add(c.role)
+        if (
+            c.refuted
+            or support[c.author].get(c.role, 0.0) == 0.0
+            or (c.kind == "clear" and _p_other(support, c.targets[0]) == 0.0)
+            or (c.kind == "any_ring" and all(_p_ring(support, t) == 0.0 for t in c.targets))
+        ):
+            found.add(c.author)
+    found.update(a for a, claimed in roles.items() if len(claimed) > 1)
+    return frozenset(found)
+
+
+def _p_other(support: Marginals, codename: str) -> float:
+    """P(a player is neither Forger nor Honeytrap), under the hard facts."""
+    return sum(p for r, p in support[codename].items() if r not in FRAMEABLE_COMPROMISED)
+
+
+def _p_ring(support: Marginals, codename: str) -> float:
+    """P(a player is Ring), under the hard facts."""
+    return sum(p for r, p in support[codename].items() if FACTION[r].value == RING)

@@ -1,0 +1,49 @@
+"""The factored belief equals a plain brute-force enumeration of every assignment, to 1e-9, at
+every day for every seat of many random small games (issue 12: the exact belief's check)."""
+
+from __future__ import annotations
+
+import pytest
+
+from deaddrop.bots.station.belief import belief_with
+from deaddrop.bots.station.belief_brute import brute_posterior, deals
+from deaddrop.bots.station.belief_exact import exact_posterior
+from deaddrop.bots.station.known import read
+from deaddrop.bots.station.likelihood import DEFAULT, Likelihood
+from tests.bots.station.belief_games import mixed_views
+
+GAMES = {6: 12, 7: 8, 8: 3}
+
+
+@pytest.mark.parametrize("players", sorted(GAMES))
+def test_the_exact_belief_equals_brute_force_at_every_day_for_every_seat(players: int) -> None:
+    claims_seen = 0
+    for seen, posts in mixed_views(players, GAMES[players], first_seed=100 * players):
+        known = read(seen, posts)
+        exact = belief_with(known, DEFAULT, exact_posterior)
+        brute = belief_with(known, DEFAULT, brute_posterior)
+        assert exact.liars == brute.liars
+        for codename in known.codenames:
+            assert sum(exact.roles[codename].values()) == pytest.approx(1.0, abs=1e-9)
+            for role in set(exact.roles[codename]) | set(brute.roles[codename]):
+                assert exact.p_role(codename, role) == pytest.approx(
+                    brute.p_role(codename, role), abs=1e-9
+                ), (known.me, codename, role)
+        claims_seen += bool(known.claims)
+    assert claims_seen  # the games exercised claims
+
+
+def test_a_sharper_likelihood_is_still_exact() -> None:
+    sharp = Likelihood(frame_rate=0.02, slip=0.001, victim_visit=0.05, ring_off_story=0.01)
+    for seen, posts in mixed_views(7, 2, first_seed=7):
+        known = read(seen, posts)
+        exact = belief_with(known, sharp, exact_posterior)
+        brute = belief_with(known, sharp, brute_posterior)
+        for codename in known.codenames:
+            for role, p in brute.roles[codename].items():
+                assert exact.p_role(codename, role) == pytest.approx(p, abs=1e-9)
+
+
+def test_brute_force_deals_every_distinct_assignment_once() -> None:
+    dealt = list(deals(("a", "b", "field_agent", "field_agent")))
+    assert len(dealt) == len(set(dealt)) == 12  # 4! / 2!
