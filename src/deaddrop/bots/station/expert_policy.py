@@ -46,7 +46,7 @@ class Posterior(Protocol):
         ...
 
 
-WHISPER_ODDS = 4.0
+WHISPER_ODDS = 6.0
 """How much likelier each whisper a player sent makes it the Ring, for a Station seat. The
 posterior counts whispers as public facts but not why they were sent: this level's Station
 sends at most one a day (an Analyst's CLEAR), so heavier private traffic is someone else's
