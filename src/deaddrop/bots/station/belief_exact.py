@@ -21,18 +21,24 @@ from collections.abc import Mapping, Sequence
 from itertools import combinations, permutations
 
 from deaddrop.bots.station.belief_evidence import Evidence
-from deaddrop.bots.station.belief_factors import Content, content_factor, honest_weight, lie_weight
+from deaddrop.bots.station.belief_factors import (
+    Content,
+    Marginals,
+    Posterior,
+    content_factor,
+    honest_weight,
+    lie_weight,
+)
 from deaddrop.bots.station.belief_pairs import FactionPairs, fold_pairs
 from deaddrop.bots.station.belief_subsets import StationDeal
 from deaddrop.bots.station.likelihood import NEUTRAL, RING, STATION, faction_of_label, label
 from deaddrop.engine.station.roles import FACTION
 
-Marginals = dict[str, dict[str, float]]
 Weights = dict[str, dict[str, float]]
 
 
-def exact_posterior(ev: Evidence) -> Marginals:
-    """codename -> role -> probability: the exact posterior of the evidence."""
+def exact_posterior(ev: Evidence) -> Posterior:
+    """The exact posterior of the evidence."""
     roles = sorted(set(ev.pool))
     u = {p: {r: ev.unary.get(p, {}).get(r, 1.0) for r in roles} for p in ev.unknown}
     variable = _fold_contents(ev, u)
@@ -41,14 +47,20 @@ def exact_posterior(ev: Evidence) -> Marginals:
         if c.honest_possible and c.role in roles and label(c.role) == STATION:
             claimants.setdefault(c.role, set()).add(c.author)
     sums: Marginals = {p: dict.fromkeys(roles, 0.0) for p in ev.unknown}
+    rings: dict[frozenset[str], float] = {}
+    fixed_ring = frozenset(c for c, r in ev.fixed.items() if FACTION[r].value == RING)
     total = 0.0
     for holders, barred in _branches(claimants, u):
         weight = 1.0
         for p, r in holders.items():
             weight *= u[p][r]
-        z, part = _Branch(ev, u, holders, barred, variable).posterior()
+        branch = _Branch(ev, u, holders, barred, variable)
+        z, part = branch.posterior()
         if z == 0.0:
             continue
+        for ring, x in branch.ring_sets.items():
+            key = fixed_ring | ring
+            rings[key] = rings.get(key, 0.0) + weight * x
         total += weight * z
         for p, r in holders.items():
             sums[p][r] += weight * z
@@ -60,7 +72,7 @@ def exact_posterior(ev: Evidence) -> Marginals:
     out: Marginals = {c: {r: 1.0} for c, r in ev.fixed.items()}
     for p, row in sums.items():
         out[p] = {r: x / total for r, x in row.items() if x > 0.0}
-    return out
+    return Posterior(out, {ring: x / total for ring, x in rings.items() if x > 0.0})
 
 
 Branch = tuple[dict[str, str], list[tuple[str, str]]]
@@ -123,6 +135,8 @@ class _Branch:
         self.defector = "defector" in pool
         slots = tuple(r for r in pool if label(r) == STATION)
         self.deal = StationDeal(self.players, slots, self.u)
+        self.ring_sets: dict[frozenset[str], float] = {}
+        """The weight of each Ring set (its unknown members) in this branch."""
 
     def posterior(self) -> tuple[float, Weights]:
         """The branch's total weight and each player's unnormalised role weights."""
@@ -136,7 +150,7 @@ class _Branch:
             placed = dict.fromkeys(ring, RING)
             w_ring = pairs.weight(placed)
             rest = deal.full ^ deal.mask(ring)
-            ring_weight = 0.0
+            ring_weight = ring_total = 0.0
             for d in [p for p in self.players if p not in placed] if self.defector else [None]:
                 w, station_mask = w_ring, rest
                 if d is not None:
@@ -153,7 +167,10 @@ class _Branch:
                 if d is not None:
                     sums[d]["defector"] = sums[d].get("defector", 0.0) + x * station
                 deal.weigh(station_mask, x)
-                total += x * station
+                ring_total += x * station
+            total += ring_total
+            if ring_total:
+                self.ring_sets[frozenset(ring)] = ring_total * self.certain
             if ring_weight:
                 for tw, roles in terms:
                     for p, r in zip(ring, roles, strict=True):
