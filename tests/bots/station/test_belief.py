@@ -214,3 +214,16 @@ def test_p_all_ring_is_the_joint_law_not_the_product_of_marginals() -> None:
     )
     assert belief.p_all_ring([]) == pytest.approx(1.0)
     assert belief.p_all_ring(["OWL", "RAVEN", "WREN"]) == 0.0  # the Ring is two at six (S1)
+
+
+def test_s9_s19_a_claimed_visit_to_its_author_is_possible_a_self_followed_shadow_is_not() -> None:
+    ten = (
+        ("OWL", "ringleader"), ("RAVEN", "forger"), ("HERON", "honeytrap"), ("WREN", "analyst"),
+        ("KESTREL", "safehouse_keeper"), ("FALCON", "watcher"), ("SWIFT", "interrogator"),
+        ("MAGPIE", "shadow"), ("PLOVER", "field_agent"), ("EGRET", "defector"),
+    )  # fmt: skip
+    state = _play(ten, [[]])
+    visited_me = [_post("MAGPIE", "Day 1: OWL visited MAGPIE.")]
+    followed_myself = [_post("MAGPIE", "Day 1: MAGPIE stayed home.")]
+    assert _belief(state, 0, visited_me).liars == frozenset()
+    assert _belief(state, 0, followed_myself).liars == frozenset({"MAGPIE"})
