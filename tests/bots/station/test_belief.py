@@ -195,3 +195,35 @@ def test_s43_two_roles_claimed_mark_a_liar_and_an_honest_claim_does_not() -> Non
     two = [_post("WREN", "I am the Safehouse Keeper."), _post("WREN", "I am a Field Agent.")]
     assert _belief(state, HERON, two).liars == frozenset({"WREN"})
     assert _belief(state, HERON, two[:1]).liars == frozenset()
+
+
+def test_s23_s25_a_recalled_defector_is_certain_and_wins_alone() -> None:
+    eight = (*SIX, ("SWIFT", "watcher"), ("MAGPIE", "defector"))
+    state = _play(eight, [[A.CastVote(s, 7) for s in range(6)]])
+    assert state.defector_won and not state.over
+    belief = _belief(state, HERON)
+    assert belief.p_role("MAGPIE", "defector") == pytest.approx(1.0)
+    assert belief.p_faction("SWIFT", "neutral") == 0.0
+
+
+def test_p_all_ring_is_the_joint_law_not_the_product_of_marginals() -> None:
+    belief = _belief(_play(SIX, [[A.SaveOperation(HERON, OWL)]]), HERON)
+    joint = belief.p_all_ring(["WREN", "KESTREL"])
+    assert joint == pytest.approx(
+        sum(p for r, p in belief.ring_sets.items() if {"WREN", "KESTREL"} <= r)
+    )
+    assert belief.p_all_ring([]) == pytest.approx(1.0)
+    assert belief.p_all_ring(["OWL", "RAVEN", "WREN"]) == 0.0  # the Ring is two at six (S1)
+
+
+def test_s9_s19_a_claimed_visit_to_its_author_is_possible_a_self_followed_shadow_is_not() -> None:
+    ten = (
+        ("OWL", "ringleader"), ("RAVEN", "forger"), ("HERON", "honeytrap"), ("WREN", "analyst"),
+        ("KESTREL", "safehouse_keeper"), ("FALCON", "watcher"), ("SWIFT", "interrogator"),
+        ("MAGPIE", "shadow"), ("PLOVER", "field_agent"), ("EGRET", "defector"),
+    )  # fmt: skip
+    state = _play(ten, [[]])
+    visited_me = [_post("MAGPIE", "Day 1: OWL visited MAGPIE.")]
+    followed_myself = [_post("MAGPIE", "Day 1: MAGPIE stayed home.")]
+    assert _belief(state, 0, visited_me).liars == frozenset()
+    assert _belief(state, 0, followed_myself).liars == frozenset({"MAGPIE"})

@@ -5,12 +5,14 @@ from __future__ import annotations
 
 import pytest
 
-from deaddrop.bots.station.belief import belief_with
+from deaddrop.bots.station import heuristic, random_bot
+from deaddrop.bots.station.belief import belief_of, belief_with
+from deaddrop.bots.station.belief_bench import game_views, mixed_views
 from deaddrop.bots.station.belief_brute import brute_posterior, deals
 from deaddrop.bots.station.belief_exact import exact_posterior
 from deaddrop.bots.station.known import read
 from deaddrop.bots.station.likelihood import DEFAULT, Likelihood
-from tests.bots.station.belief_games import mixed_views
+from deaddrop.engine.station.roles import is_ring
 
 GAMES = {6: 12, 7: 8, 8: 3}
 
@@ -29,6 +31,9 @@ def test_the_exact_belief_equals_brute_force_at_every_day_for_every_seat(players
                 assert exact.p_role(codename, role) == pytest.approx(
                     brute.p_role(codename, role), abs=1e-9
                 ), (known.me, codename, role)
+        assert set(exact.ring_sets) == set(brute.ring_sets)
+        for ring, p in brute.ring_sets.items():
+            assert exact.ring_sets[ring] == pytest.approx(p, abs=1e-9)
         claims_seen += bool(known.claims)
     assert claims_seen  # the games exercised claims
 
@@ -47,3 +52,27 @@ def test_a_sharper_likelihood_is_still_exact() -> None:
 def test_brute_force_deals_every_distinct_assignment_once() -> None:
     dealt = list(deals(("a", "b", "field_agent", "field_agent")))
     assert len(dealt) == len(set(dealt)) == 12  # 4! / 2!
+
+
+def test_the_exact_belief_equals_brute_force_at_nine_players_on_sampled_views() -> None:
+    views = mixed_views(9, 2, first_seed=900)
+    for seen, posts in views[:: max(1, len(views) // 12)]:
+        known = read(seen, posts)
+        exact = belief_with(known, DEFAULT, exact_posterior)
+        brute = belief_with(known, DEFAULT, brute_posterior)
+        assert exact.liars == brute.liars
+        for codename in known.codenames:
+            for role, p in brute.roles[codename].items():
+                assert exact.p_role(codename, role) == pytest.approx(p, abs=1e-9)
+
+
+@pytest.mark.parametrize("players", [6, 7, 8, 9, 10])
+def test_the_truth_is_never_ruled_out(players: int) -> None:
+    """Every hard fact is a consequence of the rules: the real deal keeps a positive weight."""
+    for g in range(4):
+        bot = heuristic.plan_day if g % 2 else random_bot.plan_day
+        views, truth = game_views(players, 50 * players + g, bot)
+        for seen, posts in views:
+            belief = belief_of(read(seen, posts))
+            assert all(belief.p_role(c, r) > 0.0 for c, r in truth.items())
+            assert belief.p_all_ring(c for c, r in truth.items() if is_ring(r)) > 0.0

@@ -11,17 +11,22 @@ as lies. `belief_exact` sums the posterior; `belief_brute` checks it by brute fo
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from deaddrop.bots.station.belief_claims import claim_contents
 from deaddrop.bots.station.belief_evidence import Evidence, evidence, fixed_roles
-from deaddrop.bots.station.belief_exact import Marginals, exact_posterior
-from deaddrop.bots.station.belief_factors import FRAMEABLE_COMPROMISED, Content
+from deaddrop.bots.station.belief_exact import exact_posterior
+from deaddrop.bots.station.belief_factors import (
+    FRAMEABLE_COMPROMISED,
+    Content,
+    Marginals,
+    Posterior,
+)
 from deaddrop.bots.station.known import Known
 from deaddrop.bots.station.likelihood import DEFAULT, HARD_ONLY, RING, Likelihood
 from deaddrop.engine.station.roles import FACTION
 
-Engine = Callable[[Evidence], Marginals]
+Engine = Callable[[Evidence], Posterior]
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,6 +37,8 @@ class Belief:
     """Codename -> role -> probability; each sums to 1; own seat and known Ring mates certain."""
     liars: frozenset[str]
     """Authors of a claim contradicted by hard evidence this seat holds."""
+    ring_sets: Mapping[frozenset[str], float] = field(default_factory=dict)
+    """The set of all the Ring's members (burned ones too) -> probability: joint queries."""
 
     def p_role(self, codename: str, role: str) -> float:
         """The probability that this player holds this role."""
@@ -41,6 +48,11 @@ class Belief:
         """The probability that this player is of this faction: station, ring or neutral."""
         return sum(p for r, p in self.roles[codename].items() if FACTION[r].value == faction)
 
+    def p_all_ring(self, codenames: Iterable[str]) -> float:
+        """The probability that every one of these players is Ring (jointly, not one by one)."""
+        wanted = frozenset(codenames)
+        return sum(p for ring, p in self.ring_sets.items() if wanted <= ring)
+
 
 def belief_of(known: Known, model: Likelihood = DEFAULT) -> Belief:
     """The seat's exact belief from its Known (read from its view and posts, S42)."""
@@ -49,10 +61,11 @@ def belief_of(known: Known, model: Likelihood = DEFAULT) -> Belief:
 
 def belief_with(known: Known, model: Likelihood, engine: Engine) -> Belief:
     """The belief summed by a given engine (the exact one, or the brute force that checks it)."""
-    support = engine(evidence(known, HARD_ONLY, soft=False))
+    support = engine(evidence(known, HARD_ONLY, soft=False)).roles
     contents = claim_contents(known, fixed_roles(known), model)
     liars = find_liars(contents, support)
-    return Belief(engine(evidence(known, model, liars)), liars)
+    posterior = engine(evidence(known, model, liars))
+    return Belief(posterior.roles, liars, posterior.ring_sets)
 
 
 def find_liars(contents: Iterable[Content], support: Marginals) -> frozenset[str]:

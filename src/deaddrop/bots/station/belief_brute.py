@@ -8,11 +8,9 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 
 from deaddrop.bots.station.belief_evidence import Evidence
-from deaddrop.bots.station.belief_factors import content_factor
+from deaddrop.bots.station.belief_factors import Marginals, Posterior, content_factor
 from deaddrop.bots.station.likelihood import RING, label
 from deaddrop.engine.station.roles import FACTION
-
-Marginals = dict[str, dict[str, float]]
 
 
 def deals(pool: Sequence[str]) -> Iterator[tuple[str, ...]]:
@@ -43,9 +41,10 @@ def weight(ev: Evidence, roles: dict[str, str]) -> float:
     return w
 
 
-def brute_posterior(ev: Evidence) -> Marginals:
-    """codename -> role -> probability, by summing over every assignment."""
+def brute_posterior(ev: Evidence) -> Posterior:
+    """The posterior, by summing over every assignment."""
     sums: Marginals = {c: {} for c in ev.codenames}
+    rings: dict[frozenset[str], float] = {}
     total = 0.0
     for deal in deals(ev.pool):
         roles = dict(ev.fixed)
@@ -56,6 +55,11 @@ def brute_posterior(ev: Evidence) -> Marginals:
         total += w
         for codename, role in roles.items():
             sums[codename][role] = sums[codename].get(role, 0.0) + w
+        ring = frozenset(c for c, r in roles.items() if FACTION[r].value == RING)
+        rings[ring] = rings.get(ring, 0.0) + w
     if total == 0.0:
         raise ValueError("no assignment fits this seat's hard facts")
-    return {c: {r: w / total for r, w in row.items()} for c, row in sums.items()}
+    return Posterior(
+        {c: {r: w / total for r, w in row.items()} for c, row in sums.items()},
+        {ring: w / total for ring, w in rings.items()},
+    )

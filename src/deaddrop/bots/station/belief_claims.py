@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 
 from deaddrop.bots.station.belief_factors import Content, Pair
-from deaddrop.bots.station.known import Known
+from deaddrop.bots.station.known import RESULT_ROLE, Known
 from deaddrop.bots.station.likelihood import Likelihood
 from deaddrop.engine.station.claims import (
     Claim,
@@ -24,14 +24,6 @@ from deaddrop.engine.station.claims import (
     WhisperCountClaim,
 )
 from deaddrop.engine.station.roles import ROLE_TABLE
-
-IMPLIED_ROLE: dict[type, str] = {
-    ReadingClaim: "analyst",
-    VisitorsClaim: "watcher",
-    VisitClaim: "shadow",
-    WhisperCountClaim: "field_agent",
-}
-"""The role a result claim implies its author holds."""
 
 
 def seen_claims(known: Known, fixed: Mapping[str, str]) -> list[tuple[str, Claim]]:
@@ -90,11 +82,14 @@ def _content(
         return Content(author, claim.role, "const")
     if isinstance(claim, ProtectionClaim):
         return _protection(known, dead, model, author, claim)
-    role = IMPLIED_ROLE[type(claim)]
+    role = RESULT_ROLE[type(claim)]
     named = _named(claim)
-    if any(dead.get(c, claim.day) < claim.day for c in named) or author in named[1:]:
-        # S8: every target was alive when saved; S19: the Watcher is left out of its visitors
-        return _refuted(author, role, model)
+    if any(dead.get(c, claim.day) < claim.day for c in named):
+        return _refuted(author, role, model)  # S8: every target was alive when saved
+    if isinstance(claim, VisitorsClaim) and author in claim.visitors:
+        return _refuted(author, role, model)  # S19: the Watcher is left out of its visitors
+    if isinstance(claim, VisitClaim) and claim.target == author:
+        return _refuted(author, role, model)  # S9: a Shadow follows another player
     if isinstance(claim, WhisperCountClaim):
         if known.whisper_counts.get((claim.day, claim.target), 0) != claim.count:
             return _refuted(author, role, model)  # S31: the counts are public
@@ -109,8 +104,6 @@ def _content(
             return _refuted(author, role, model)  # S18: the performer visited the victim
         return Content(author, role, "any_ring", claim.visitors)
     assert isinstance(claim, VisitClaim)
-    if claim.visited == claim.target and claim.target == author:
-        return _refuted(author, role, model)  # S9: a Shadow follows another player
     if claim.visited is not None and known.liquidated.get(claim.visited) == claim.day:
         return Content(author, role, "victim_visit", (claim.target,))
     return Content(author, role, "const")

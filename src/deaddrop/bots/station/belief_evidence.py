@@ -19,8 +19,8 @@ from deaddrop.bots.station.belief_factors import (
     Pair,
 )
 from deaddrop.bots.station.known import Known
-from deaddrop.bots.station.likelihood import RING, Likelihood, label
-from deaddrop.engine.station.roles import FACTION, ROLE_TABLE
+from deaddrop.bots.station.likelihood import RING, Likelihood
+from deaddrop.engine.station.roles import FACTION, ROLE_TABLE, is_ring
 
 Unary = dict[str, dict[str, float]]
 
@@ -161,12 +161,7 @@ def _shadowed(
     if known.liquidated.get(visited) == day:
         saver = _where(lambda x: x not in ("safehouse_keeper", "interrogator"))
         _scale(unary, target, saver)
-        _scale(unary, target, {x: 1.0 if is_ring_role(x) else model.victim_visit for x in FACTION})
-
-
-def is_ring_role(role: str) -> bool:
-    """Whether a role is the Ring's."""
-    return FACTION[role].value == RING
+        _scale(unary, target, {x: 1.0 if is_ring(x) else model.victim_visit for x in FACTION})
 
 
 def _vote_pairs(
@@ -185,8 +180,3 @@ def _vote_pairs(
         if w["sender"] not in fixed:
             pairs.append(Pair(w["sender"], w["recipient"], model.whisper))
     return pairs
-
-
-def labels_of(roles: Mapping[str, str], codenames: Iterable[str]) -> tuple[str, ...]:
-    """The labels of some players under an assignment."""
-    return tuple(label(roles[c]) for c in codenames)

@@ -1,124 +1,96 @@
 """The belief's factored engine: the same posterior as `belief_brute`, summed smartly.
 
-An assignment splits into the non-Station part (who holds each Ring role and the Defector) and
-the Station part (which Station role each other player holds). Every factor but a claim whose
-truth depends on other players is either unary (one player's role) or a pair of factions; so
-for each non-Station placement the Station part is a permanent of per-player weights, computed
-with its marginals by a forward-backward sum over subsets and cached by the Station players and
-the few claim weights that depend on the placement.
+An assignment splits into the non-Station part (which players are the Ring, which is the
+Defector, and who holds each Ring role) and the Station part (which Station role each other
+player holds). Votes, stances and whispers see factions only; results, deaths and most claims
+see one player's role; so the sum runs over the faction placements (the Ring set R and the
+Defector d), and for each one multiplies
+- the pair factors of that placement (`belief_pairs`),
+- a sum over the Ring roles within R (at most 3! terms),
+- the Station permanent of the others: every way to deal the Station roles to them, summed
+  for every subset at once by one dynamic programme over subsets (`belief_subsets`).
+A claim whose truth depends on other players' roles (a reading of a player whose role is
+unknown) couples its author's role with the placement; the engine then conditions on who holds
+each such claimed Station role (the Analyst, say), which leaves every claim a function of the
+placement alone, and sums the branches.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from itertools import permutations
+from itertools import combinations, permutations
 
 from deaddrop.bots.station.belief_evidence import Evidence
-from deaddrop.bots.station.belief_factors import Content, content_factor, honest_weight, lie_weight
-from deaddrop.bots.station.likelihood import RING, STATION, faction_of_label, label
+from deaddrop.bots.station.belief_factors import (
+    Content,
+    Marginals,
+    Posterior,
+    content_factor,
+    honest_weight,
+    lie_weight,
+)
+from deaddrop.bots.station.belief_pairs import FactionPairs, fold_pairs
+from deaddrop.bots.station.belief_subsets import StationDeal
+from deaddrop.bots.station.likelihood import NEUTRAL, RING, STATION, faction_of_label, label
 from deaddrop.engine.station.roles import FACTION
 
-Marginals = dict[str, dict[str, float]]
 Weights = dict[str, dict[str, float]]
-Signature = tuple[tuple[str, str | None, float, float], ...]
-"""Per claim of a Station-labelled author: (author, role it backs or None, honest, lie)."""
 
 
-def exact_posterior(ev: Evidence) -> Marginals:
-    """codename -> role -> probability: the exact posterior of the evidence."""
+def exact_posterior(ev: Evidence) -> Posterior:
+    """The exact posterior of the evidence."""
     roles = sorted(set(ev.pool))
-    outer = [r for r in roles if label(r) != STATION]
-    slots = tuple(r for r in ev.pool if label(r) == STATION)
     u = {p: {r: ev.unary.get(p, {}).get(r, 1.0) for r in roles} for p in ev.unknown}
-    pairs = _fold_pairs(ev, u)
     variable = _fold_contents(ev, u)
+    claimants: dict[str, set[str]] = {}
+    for c in variable:
+        if c.honest_possible and c.role in roles and label(c.role) == STATION:
+            claimants.setdefault(c.role, set()).add(c.author)
     sums: Marginals = {p: dict.fromkeys(roles, 0.0) for p in ev.unknown}
-    factions: dict[tuple[frozenset[str], str | None], float] = {}
-    stations: dict[tuple[tuple[str, ...], Signature], tuple[float, Weights]] = {}
+    rings: dict[frozenset[str], float] = {}
+    fixed_ring = frozenset(c for c, r in ev.fixed.items() if FACTION[r].value == RING)
     total = 0.0
-    for chosen in permutations(ev.unknown, len(outer)):
-        w = 1.0
-        for p, r in zip(chosen, outer, strict=True):
-            w *= u[p][r]
-        if w == 0.0:
+    for holders, barred in _branches(claimants, u):
+        weight = 1.0
+        for p, r in holders.items():
+            weight *= u[p][r]
+        branch = _Branch(ev, u, holders, barred, variable)
+        z, part = branch.posterior()
+        if z == 0.0:
             continue
-        placed = dict(zip(chosen, outer, strict=True))
-        ring = frozenset(p for p, r in placed.items() if FACTION[r].value == RING)
-        defector = next((p for p, r in placed.items() if r == "defector"), None)
-        key = (ring, defector)
-        if key not in factions:
-            factions[key] = _faction_weight(ev, pairs, ring, defector)
-        w *= factions[key]
-        if w == 0.0:
-            continue
-        w, signature = _variable_weight(ev, variable, placed, w)
-        rest = tuple(p for p in ev.unknown if p not in placed)
-        skey = (rest, signature)
-        if skey not in stations:
-            stations[skey] = station_permanent(rest, slots, _signed(u, rest, signature, slots))
-        perm, shares = stations[skey]
-        w *= perm
-        if w == 0.0:
-            continue
-        total += w
-        for p, r in placed.items():
-            sums[p][r] += w
-        for p in rest:
-            row = sums[p]
-            for r, share in shares[p].items():
-                row[r] += w * share
+        for ring, x in branch.ring_sets.items():
+            key = fixed_ring | ring
+            rings[key] = rings.get(key, 0.0) + weight * x
+        total += weight * z
+        for p, r in holders.items():
+            sums[p][r] += weight * z
+        for p, row in part.items():
+            for r, x in row.items():
+                sums[p][r] += weight * x
     if total == 0.0:
         raise ValueError("no assignment fits this seat's hard facts")
     out: Marginals = {c: {r: 1.0} for c, r in ev.fixed.items()}
     for p, row in sums.items():
         out[p] = {r: x / total for r, x in row.items() if x > 0.0}
-    return out
+    return Posterior(out, {ring: x / total for ring, x in rings.items() if x > 0.0})
 
 
-PairTable = dict[tuple[str, str], float]
+Branch = tuple[dict[str, str], list[tuple[str, str]]]
 
 
-def _fold_pairs(ev: Evidence, u: Weights) -> dict[tuple[str, str], PairTable]:
-    """Pairs with a fixed player become unary weights; the others multiply by player pair."""
-    agg: dict[tuple[str, str], PairTable] = {}
-    for pair in ev.pairs:
-        a_fixed, b_fixed = pair.a in ev.fixed, pair.b in ev.fixed
-        if a_fixed and b_fixed:
-            continue  # the same for every assignment
-        if a_fixed or b_fixed:
-            other = pair.b if a_fixed else pair.a
-            known = FACTION[ev.fixed[pair.a if a_fixed else pair.b]].value
-            for r in u[other]:
-                f = FACTION[r].value
-                u[other][r] *= pair.table[(known, f) if a_fixed else (f, known)]
-            continue
-        table = agg.setdefault((pair.a, pair.b), {k: 1.0 for k in pair.table})
-        for k, x in pair.table.items():
-            table[k] *= x
-    return agg
-
-
-def _faction_weight(
-    ev: Evidence,
-    pairs: Mapping[tuple[str, str], PairTable],
-    ring: frozenset[str],
-    defector: str | None,
-) -> float:
-    """The factors that see only factions: pairs, and the sets holding a Ring member (S18)."""
-    for group in ev.any_ring:
-        if not group & ring and not any(
-            c in ev.fixed and FACTION[ev.fixed[c]].value == RING for c in group
-        ):
-            return 0.0
-    w = 1.0
-    for (a, b), table in pairs.items():
-        w *= table[(_faction(a, ring, defector), _faction(b, ring, defector))]
-    return w
-
-
-def _faction(p: str, ring: frozenset[str], defector: str | None) -> str:
-    """An unknown player's faction under a placement."""
-    return RING if p in ring else "neutral" if p == defector else STATION
+def _branches(claimants: Mapping[str, set[str]], u: Weights) -> list[Branch]:
+    """Who holds each coupled Station role: one of its claimants, or (barring them all) someone
+    else; each such role is dealt once (S1), and a player holds one role."""
+    branches: list[Branch] = [({}, [])]
+    for role, authors in sorted(claimants.items()):
+        grown: list[Branch] = []
+        for holders, barred in branches:
+            grown.append((holders, barred + [(a, role) for a in sorted(authors)]))
+            for a in sorted(authors):
+                if a not in holders and u[a][role] > 0.0:
+                    grown.append((holders | {a: role}, barred))
+        branches = grown
+    return branches
 
 
 def _fold_contents(ev: Evidence, u: Weights) -> list[Content]:
@@ -135,76 +107,137 @@ def _fold_contents(ev: Evidence, u: Weights) -> list[Content]:
     return variable
 
 
-def _variable_weight(
-    ev: Evidence, variable: Sequence[Content], placed: Mapping[str, str], w: float
-) -> tuple[float, Signature]:
-    """Multiply in the claims of placed authors; list those of Station-labelled authors."""
-    signature: list[tuple[str, str | None, float, float]] = []
-    for c in variable:
-        labels = tuple(
-            label(ev.fixed[t]) if t in ev.fixed else placed.get(t, STATION) for t in c.targets
+class _Branch:
+    """The sum over every assignment in which `holders` hold their roles."""
+
+    def __init__(
+        self,
+        ev: Evidence,
+        u: Weights,
+        holders: Mapping[str, str],
+        barred: Sequence[tuple[str, str]],
+        variable: Sequence[Content],
+    ) -> None:
+        self.ev, self.holders, self.variable = ev, holders, variable
+        self.players = tuple(p for p in ev.unknown if p not in holders)
+        station = dict.fromkeys(holders, STATION)
+        self.known_labels = {c: label(r) for c, r in ev.fixed.items()} | station
+        self.u = {p: dict(u[p]) for p in self.players}
+        for p, r in barred:
+            if p in self.u:
+                self.u[p][r] = 0.0  # this branch's holder of r is someone else
+        pairs, self.certain = fold_pairs(ev, self.u, station)
+        self.pairs = FactionPairs(pairs, self.players)
+        pool = list(ev.pool)
+        for r in holders.values():
+            pool.remove(r)
+        self.ring_roles = tuple(r for r in sorted(set(pool)) if FACTION[r].value == RING)
+        self.defector = "defector" in pool
+        slots = tuple(r for r in pool if label(r) == STATION)
+        self.deal = StationDeal(self.players, slots, self.u)
+        self.ring_sets: dict[frozenset[str], float] = {}
+        """The weight of each Ring set (its unknown members) in this branch."""
+
+    def posterior(self) -> tuple[float, Weights]:
+        """The branch's total weight and each player's unnormalised role weights."""
+        sums: Weights = {p: {} for p in self.players}
+        total = 0.0
+        deal, pairs = self.deal, self.pairs
+        for ring in combinations(self.players, len(self.ring_roles)):
+            terms, inner = self._ring_terms(ring)
+            if inner == 0.0 or not self._has_ring(ring):
+                continue
+            placed = dict.fromkeys(ring, RING)
+            w_ring = pairs.weight(placed)
+            rest = deal.full ^ deal.mask(ring)
+            ring_weight = ring_total = 0.0
+            for d in [p for p in self.players if p not in placed] if self.defector else [None]:
+                w, station_mask = w_ring, rest
+                if d is not None:
+                    w *= self.u[d]["defector"] * pairs.added(placed, d, NEUTRAL)
+                    station_mask ^= deal.bit[d]
+                station = deal.perm_of(station_mask)
+                if w == 0.0 or station == 0.0:
+                    continue
+                if self.variable:
+                    x = self._coupled(ring, terms, d, w, station, sums)
+                else:
+                    x = w * inner
+                    ring_weight += x * station
+                if d is not None:
+                    sums[d]["defector"] = sums[d].get("defector", 0.0) + x * station
+                deal.weigh(station_mask, x)
+                ring_total += x * station
+            total += ring_total
+            if ring_total:
+                self.ring_sets[frozenset(ring)] = ring_total * self.certain
+            if ring_weight:
+                for tw, roles in terms:
+                    for p, r in zip(ring, roles, strict=True):
+                        sums[p][r] = sums[p].get(r, 0.0) + ring_weight * tw / inner
+        deal.add_shares(sums)
+        for row in sums.values():
+            for r in row:
+                row[r] *= self.certain
+        return total * self.certain, sums
+
+    def _has_ring(self, ring: Sequence[str]) -> bool:
+        """S18: every victim's watched visitors hold a Ring member."""
+        labels = self.known_labels
+        return all(
+            any(c in ring or faction_of_label(labels.get(c, STATION)) == RING for c in group)
+            for group in self.ev.any_ring
         )
-        if c.author in placed:
-            w *= content_factor(c, placed[c.author], labels, ev.model)
-        else:
-            backs = (
-                c.role if c.honest_possible and faction_of_label(label(c.role)) == STATION else None
-            )
-            honest = honest_weight(c, labels, ev.model) if backs else 0.0
-            signature.append((c.author, backs, honest, lie_weight(c, STATION, labels, ev.model)))
-    return w, tuple(signature)
 
+    def _coupled(
+        self,
+        ring: tuple[str, ...],
+        terms: Sequence[tuple[float, tuple[str, ...]]],
+        d: str | None,
+        w: float,
+        station: float,
+        sums: Weights,
+    ) -> float:
+        """A placement's weight over its Ring role deals when claims see those roles; adds the
+        Ring players' role weights."""
+        placed_total = 0.0
+        for inner, roles in terms:
+            x = w * inner * self._claims(ring, roles, d)
+            placed_total += x
+            for p, r in zip(ring, roles, strict=True):
+                sums[p][r] = sums[p].get(r, 0.0) + x * station
+        return placed_total
 
-def _signed(u: Weights, rest: Sequence[str], signature: Signature, slots: Sequence[str]) -> Weights:
-    """The Station players' role weights with this placement's claim weights multiplied in."""
-    out = {p: {r: u[p][r] for r in set(slots)} for p in rest}
-    for author, backs, honest, lie in signature:
-        row = out[author]
-        for r in row:
-            row[r] *= honest if r == backs else lie
-    return out
+    def _ring_terms(
+        self, ring: tuple[str, ...]
+    ) -> tuple[list[tuple[float, tuple[str, ...]]], float]:
+        """(product of unary weights, roles) for each way to deal the Ring roles within R, and
+        their sum."""
+        terms = []
+        for roles in permutations(self.ring_roles):
+            w = 1.0
+            for p, r in zip(ring, roles, strict=True):
+                w *= self.u[p][r]
+            if w:
+                terms.append((w, roles))
+        return terms, sum(w for w, _ in terms)
 
-
-def station_permanent(
-    players: Sequence[str], slots: Sequence[str], u: Weights
-) -> tuple[float, Weights]:
-    """The sum over every way to deal `slots` to `players` of the product of their weights,
-    and each player's share of it by role (a forward-backward sum over subsets of players)."""
-    m = len(players)
-    full = (1 << m) - 1
-    fwd = [0.0] * (1 << m)
-    fwd[0] = 1.0
-    layers: list[list[float]] = [fwd]
-    for j in range(m):
-        nxt = [0.0] * (1 << m)
-        for mask, x in enumerate(layers[j]):
-            if x == 0.0:
-                continue
-            for i in range(m):
-                if not mask >> i & 1:
-                    nxt[mask | 1 << i] += x * u[players[i]][slots[j]]
-        layers.append(nxt)
-    back: list[list[float]] = [[0.0] * (1 << m) for _ in range(m + 1)]
-    back[m][0] = 1.0
-    for j in range(m - 1, -1, -1):
-        for mask in range(1 << m):
-            x = 0.0
-            for i in range(m):
-                if mask >> i & 1:
-                    x += u[players[i]][slots[j]] * back[j + 1][mask & ~(1 << i)]
-            back[j][mask] = x
-    perm = layers[m][full]
-    shares: Weights = {p: {} for p in players}
-    if perm == 0.0:
-        return 0.0, shares
-    for j, role in enumerate(slots):
-        for mask, x in enumerate(layers[j]):
-            if x == 0.0:
-                continue
-            for i in range(m):
-                if not mask >> i & 1:
-                    y = x * u[players[i]][role] * back[j + 1][full & ~mask & ~(1 << i)]
-                    if y:
-                        row = shares[players[i]]
-                        row[role] = row.get(role, 0.0) + y / perm
-    return perm, shares
+    def _claims(self, ring: tuple[str, ...], roles: tuple[str, ...], d: str | None) -> float:
+        """The coupled claims' factors, now functions of the placement alone."""
+        if not self.variable:
+            return 1.0
+        labels = dict(self.known_labels)
+        labels.update(zip(ring, roles, strict=True))
+        if d is not None:
+            labels[d] = "defector"
+        w = 1.0
+        m = self.ev.model
+        for c in self.variable:
+            targets = tuple(labels.get(t, STATION) for t in c.targets)
+            author = labels.get(c.author, STATION)
+            holds = self.holders.get(c.author) == c.role or author == c.role
+            if c.honest_possible and holds:
+                w *= honest_weight(c, targets, m)
+            else:
+                w *= lie_weight(c, faction_of_label(author), targets, m)
+        return w

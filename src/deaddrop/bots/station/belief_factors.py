@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from deaddrop.bots.station.likelihood import RING, Likelihood, faction_of_label
 from deaddrop.engine.station.roles import FACTION, TARGETING, Targeting
@@ -16,6 +17,18 @@ FRAMEABLE_COMPROMISED = frozenset({"forger", "honeytrap"})
 
 SELF_VISITORS = frozenset(r for r, t in TARGETING.items() if t is Targeting.ANY)
 """S9, S13: the roles whose visit may land on themselves."""
+
+
+Marginals = dict[str, dict[str, float]]
+
+
+class Posterior(NamedTuple):
+    """What an engine sums: each player's role marginals, and the law of the Ring's members."""
+
+    roles: Marginals
+    """Codename -> role -> probability (roles of probability 0 left out)."""
+    ring_sets: dict[frozenset[str], float]
+    """The set of every Ring member (burned ones too) -> probability."""
 
 
 @dataclass(frozen=True, slots=True)
