@@ -5,7 +5,7 @@ story per liar across the game."""
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 
 import pytest
 
@@ -44,22 +44,25 @@ def test_the_expert_is_a_level() -> None:
     assert level("expert") is expert.plan_day
 
 
-def test_s42_secrets_a_seat_cannot_see_change_none_of_its_decisions_for_every_role() -> None:
-    roles_checked: set[str] = set()
+def _midgame_seats() -> Iterator[tuple[int, StationState, SimChat, int]]:
+    """(seed, state, chat, seat) for every living seat of a few heuristic midgames."""
     for seed in range(2):
         for players, days in ((10, 1), (8, 2), (9, 3)):
             state, chat = _midgame(players, seed, days)
             for seat in state.living():
-                rng = Rng.from_seed(seed + seat)
-                changed, other_chat = _hidden_from(state, seat, chat)
-                assert changed != state
-                seen = seen_by(state, seat)
-                assert seen_by(changed, seat) == seen
-                assert other_chat.posts_for(changed, seat, seen) == chat.posts_for(
-                    state, seat, seen
-                )
-                assert _decide(changed, other_chat, seat, rng) == _decide(state, chat, seat, rng)
-                roles_checked.add(state.seats[seat].role)
+                yield seed, state, chat, seat
+
+
+def test_s42_secrets_a_seat_cannot_see_change_none_of_its_decisions_for_every_role() -> None:
+    roles_checked: set[str] = set()
+    for seed, state, chat, seat in _midgame_seats():
+        changed, other_chat = _hidden_from(state, seat, chat)
+        seen = seen_by(state, seat)
+        assert changed != state and seen_by(changed, seat) == seen
+        assert other_chat.posts_for(changed, seat, seen) == chat.posts_for(state, seat, seen)
+        rng = Rng.from_seed(seed + seat)
+        assert _decide(changed, other_chat, seat, rng) == _decide(state, chat, seat, rng)
+        roles_checked.add(state.seats[seat].role)
     assert roles_checked == set(ROLE_TABLE[10])
 
 
