@@ -13,8 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 
-from deaddrop.bots.station.belief_claims import claim_contents
-from deaddrop.bots.station.belief_evidence import Evidence, evidence, fixed_roles
+from deaddrop.bots.station.belief_evidence import Evidence, evidence
 from deaddrop.bots.station.belief_exact import exact_posterior
 from deaddrop.bots.station.belief_factors import (
     FRAMEABLE_COMPROMISED,
@@ -23,7 +22,7 @@ from deaddrop.bots.station.belief_factors import (
     Posterior,
 )
 from deaddrop.bots.station.known import Known
-from deaddrop.bots.station.likelihood import DEFAULT, HARD_ONLY, RING, Likelihood
+from deaddrop.bots.station.likelihood import DEFAULT, RING, Likelihood
 from deaddrop.engine.station.roles import FACTION
 
 Engine = Callable[[Evidence], Posterior]
@@ -60,11 +59,17 @@ def belief_of(known: Known, model: Likelihood = DEFAULT) -> Belief:
 
 
 def belief_with(known: Known, model: Likelihood, engine: Engine) -> Belief:
-    """The belief summed by a given engine (the exact one, or the brute force that checks it)."""
-    support = engine(evidence(known, HARD_ONLY, soft=False)).roles
-    contents = claim_contents(known, fixed_roles(known), model)
-    liars = find_liars(contents, support)
-    posterior = engine(evidence(known, model, liars))
+    """The belief summed by a given engine (the exact one, or the brute force that checks it).
+
+    Every soft factor is positive (`Likelihood` checks it), so the posterior rules out exactly
+    what the hard facts rule out: its support finds the liars, and only when there are some is
+    the sum done again with their claims weighed as lies.
+    """
+    ev = evidence(known, model)
+    posterior = engine(ev)
+    liars = find_liars(ev.contents, posterior.roles)
+    if liars:
+        posterior = engine(evidence(known, model, liars))
     return Belief(posterior.roles, liars, posterior.ring_sets)
 
 
