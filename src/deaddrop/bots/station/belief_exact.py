@@ -45,6 +45,8 @@ def exact_posterior(ev: Evidence) -> Posterior:
     claimants: dict[str, set[str]] = {}
     for c in variable:
         if c.honest_possible and c.role in roles and label(c.role) == STATION:
+            # only Analyst, Watcher and Shadow claims see others' roles; S1 deals each once
+            assert ev.pool.count(c.role) == 1, c.role
             claimants.setdefault(c.role, set()).add(c.author)
     sums: Marginals = {p: dict.fromkeys(roles, 0.0) for p in ev.unknown}
     rings: dict[frozenset[str], float] = {}
