@@ -8,7 +8,8 @@ evidence never rules an assignment out and the posterior's support is the hard f
 Factor (what it depends on): weight, with its parameter.
 - Own Analyst reading (S16, S19), of the target's role: COMPROMISED weighs 1 for a Forger or
   Honeytrap and `frame_rate` (a frame) for anyone else; CLEAR weighs 0 for a Forger or
-  Honeytrap (hard) and 1 - `frame_rate` for anyone else.
+  Honeytrap (hard) and 1 - `frame_rate` for anyone else. The rate is one number, whether or
+  not the Forger still lives (which burned Ring member was the Forger stays secret, S23).
 - A vote for another player (S21), of the voter's and the target's factions: `vote` table.
 - A vote for oneself, of the voter's faction (S25: the Defector wants it): `self_vote`.
 - "I suspect X" / "I trust X" (S43), of the author's and X's factions: `suspect`, `trust`.
