@@ -96,3 +96,23 @@ def _false(c: Content, truth: Mapping[str, str]) -> bool:
         return True
     labels = tuple(label(truth[t]) for t in c.targets)
     return honest_weight(c, labels, DEFAULT) == DEFAULT.slip
+
+
+@pytest.mark.parametrize("players", [9, 10])
+def test_the_exact_belief_equals_brute_force_for_every_ring_seat_at_nine_and_ten(
+    players: int,
+) -> None:
+    """A Ring seat knows its mates (S5), so brute force over the rest is quick at any size."""
+    checked = 0
+    for seen, posts in mixed_views(players, 2, first_seed=77 * players):
+        if seen["me"]["faction"] != "ring":
+            continue
+        known = read(seen, posts)
+        exact = belief_with(known, DEFAULT, exact_posterior)
+        brute = belief_with(known, DEFAULT, brute_posterior)
+        assert exact.liars == brute.liars
+        for codename in known.codenames:
+            for role, p in brute.roles[codename].items():
+                assert exact.p_role(codename, role) == pytest.approx(p, abs=1e-9)
+        checked += 1
+    assert checked > 10
