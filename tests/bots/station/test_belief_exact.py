@@ -14,11 +14,27 @@ from deaddrop.bots.station.belief_brute import brute_posterior, deals
 from deaddrop.bots.station.belief_evidence import evidence
 from deaddrop.bots.station.belief_exact import exact_posterior
 from deaddrop.bots.station.belief_factors import Content, honest_weight
-from deaddrop.bots.station.known import read
+from deaddrop.bots.station.known import Known, read
 from deaddrop.bots.station.likelihood import DEFAULT, Likelihood, label
 from deaddrop.engine.station.roles import is_ring
 
 GAMES = {6: 12, 7: 8, 8: 3}
+
+
+def _same_as_brute_force(known: Known, model: Likelihood = DEFAULT) -> None:
+    """The exact belief and the brute force agree to 1e-9: liars, every marginal, Ring sets."""
+    exact = belief_with(known, model, exact_posterior)
+    brute = belief_with(known, model, brute_posterior)
+    assert exact.liars == brute.liars
+    for codename in known.codenames:
+        assert sum(exact.roles[codename].values()) == pytest.approx(1.0, abs=1e-9)
+        for role in set(exact.roles[codename]) | set(brute.roles[codename]):
+            assert exact.p_role(codename, role) == pytest.approx(
+                brute.p_role(codename, role), abs=1e-9
+            ), (known.me, codename, role)
+    assert set(exact.ring_sets) == set(brute.ring_sets)
+    for ring, p in brute.ring_sets.items():
+        assert exact.ring_sets[ring] == pytest.approx(p, abs=1e-9)
 
 
 @pytest.mark.parametrize("players", sorted(GAMES))
@@ -26,18 +42,7 @@ def test_the_exact_belief_equals_brute_force_at_every_day_for_every_seat(players
     claims_seen = 0
     for seen, posts in mixed_views(players, GAMES[players], first_seed=100 * players):
         known = read(seen, posts)
-        exact = belief_with(known, DEFAULT, exact_posterior)
-        brute = belief_with(known, DEFAULT, brute_posterior)
-        assert exact.liars == brute.liars
-        for codename in known.codenames:
-            assert sum(exact.roles[codename].values()) == pytest.approx(1.0, abs=1e-9)
-            for role in set(exact.roles[codename]) | set(brute.roles[codename]):
-                assert exact.p_role(codename, role) == pytest.approx(
-                    brute.p_role(codename, role), abs=1e-9
-                ), (known.me, codename, role)
-        assert set(exact.ring_sets) == set(brute.ring_sets)
-        for ring, p in brute.ring_sets.items():
-            assert exact.ring_sets[ring] == pytest.approx(p, abs=1e-9)
+        _same_as_brute_force(known)
         claims_seen += bool(known.claims)
     assert claims_seen  # the games exercised claims
 
@@ -45,12 +50,7 @@ def test_the_exact_belief_equals_brute_force_at_every_day_for_every_seat(players
 def test_a_sharper_likelihood_is_still_exact() -> None:
     sharp = Likelihood(frame_rate=0.02, slip=0.001, victim_visit=0.05, ring_off_story=0.01)
     for seen, posts in mixed_views(7, 2, first_seed=7):
-        known = read(seen, posts)
-        exact = belief_with(known, sharp, exact_posterior)
-        brute = belief_with(known, sharp, brute_posterior)
-        for codename in known.codenames:
-            for role, p in brute.roles[codename].items():
-                assert exact.p_role(codename, role) == pytest.approx(p, abs=1e-9)
+        _same_as_brute_force(read(seen, posts), sharp)
 
 
 def test_brute_force_deals_every_distinct_assignment_once() -> None:
@@ -61,13 +61,7 @@ def test_brute_force_deals_every_distinct_assignment_once() -> None:
 def test_the_exact_belief_equals_brute_force_at_nine_players_on_sampled_views() -> None:
     views = mixed_views(9, 2, first_seed=900)
     for seen, posts in views[:: max(1, len(views) // 12)]:
-        known = read(seen, posts)
-        exact = belief_with(known, DEFAULT, exact_posterior)
-        brute = belief_with(known, DEFAULT, brute_posterior)
-        assert exact.liars == brute.liars
-        for codename in known.codenames:
-            for role, p in brute.roles[codename].items():
-                assert exact.p_role(codename, role) == pytest.approx(p, abs=1e-9)
+        _same_as_brute_force(read(seen, posts))
 
 
 @pytest.mark.parametrize("players", [6, 7, 8, 9, 10])
@@ -107,12 +101,6 @@ def test_the_exact_belief_equals_brute_force_for_every_ring_seat_at_nine_and_ten
     for seen, posts in mixed_views(players, 2, first_seed=77 * players):
         if seen["me"]["faction"] != "ring":
             continue
-        known = read(seen, posts)
-        exact = belief_with(known, DEFAULT, exact_posterior)
-        brute = belief_with(known, DEFAULT, brute_posterior)
-        assert exact.liars == brute.liars
-        for codename in known.codenames:
-            for role, p in brute.roles[codename].items():
-                assert exact.p_role(codename, role) == pytest.approx(p, abs=1e-9)
+        _same_as_brute_force(read(seen, posts))
         checked += 1
     assert checked > 10
