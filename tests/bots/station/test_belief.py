@@ -10,6 +10,7 @@ import pytest
 
 from deaddrop.bots.station.belief import Belief, belief_of
 from deaddrop.bots.station.known import read
+from deaddrop.bots.station.likelihood import Likelihood
 from deaddrop.engine.station import actions as A
 from deaddrop.engine.station.claims import Post
 from deaddrop.engine.station.game import apply
@@ -227,3 +228,10 @@ def test_s9_s19_a_claimed_visit_to_its_author_is_possible_a_self_followed_shadow
     followed_myself = [_post("MAGPIE", "Day 1: MAGPIE stayed home.")]
     assert _belief(state, 0, visited_me).liars == frozenset()
     assert _belief(state, 0, followed_myself).liars == frozenset({"MAGPIE"})
+
+
+def test_soft_factors_must_be_positive_so_only_hard_facts_rule_out() -> None:
+    with pytest.raises(ValueError):
+        Likelihood(frame_rate=0.0)
+    with pytest.raises(ValueError):
+        Likelihood(slip=0.0)

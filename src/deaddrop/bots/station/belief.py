@@ -13,8 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 
-from deaddrop.bots.station.belief_claims import claim_contents
-from deaddrop.bots.station.belief_evidence import Evidence, evidence, fixed_roles
+from deaddrop.bots.station.belief_evidence import Evidence, evidence
 from deaddrop.bots.station.belief_exact import exact_posterior
 from deaddrop.bots.station.belief_factors import (
     FRAMEABLE_COMPROMISED,
@@ -23,7 +22,7 @@ from deaddrop.bots.station.belief_factors import (
     Posterior,
 )
 from deaddrop.bots.station.known import Known
-from deaddrop.bots.station.likelihood import DEFAULT, HARD_ONLY, RING, Likelihood
+from deaddrop.bots.station.likelihood import DEFAULT, RING, Likelihood
 from deaddrop.engine.station.roles import FACTION
 
 Engine = Callable[[Evidence], Posterior]
@@ -60,12 +59,37 @@ def belief_of(known: Known, model: Likelihood = DEFAULT) -> Belief:
 
 
 def belief_with(known: Known, model: Likelihood, engine: Engine) -> Belief:
-    """The belief summed by a given engine (the exact one, or the brute force that checks it)."""
-    support = engine(evidence(known, HARD_ONLY, soft=False)).roles
-    contents = claim_contents(known, fixed_roles(known), model)
-    liars = find_liars(contents, support)
-    posterior = engine(evidence(known, model, liars))
+    """The belief summed by a given engine (the exact one, or the brute force that checks it).
+
+    Every soft factor is positive (`Likelihood` checks it), so the posterior rules out exactly
+    what the hard facts rule out, whatever weight the claims get: its support finds the liars.
+    The sum starts with the liars plain on the face of the evidence and is done again only if
+    its support shows more.
+    """
+    ev = evidence(known, model)
+    claims = ev.contents
+    plain = plain_liars(ev)
+    if plain:
+        ev = evidence(known, model, plain)
+    posterior = engine(ev)
+    liars = plain | find_liars(claims, posterior.roles)
+    if liars != plain:
+        posterior = engine(evidence(known, model, liars))
     return Belief(posterior.roles, liars, posterior.ring_sets)
+
+
+def plain_liars(ev: Evidence) -> frozenset[str]:
+    """Liars the evidence shows without a sum: a refuted claim, two roles claimed, or a role
+    the author's own hard facts (S23 faction, S14 interrogation) or the deal (S1: all its
+    copies held by players of known role) rule out."""
+    found: set[str] = set()
+    roles: dict[str, set[str]] = {}
+    for c in ev.contents:
+        roles.setdefault(c.author, set()).add(c.role)
+        if c.refuted or c.role not in ev.pool or ev.unary.get(c.author, {}).get(c.role) == 0.0:
+            found.add(c.author)
+    found.update(a for a, claimed in roles.items() if len(claimed) > 1)
+    return frozenset(found)
 
 
 def find_liars(contents: Iterable[Content], support: Marginals) -> frozenset[str]:

@@ -55,13 +55,8 @@ def fixed_roles(known: Known) -> dict[str, str]:
     return fixed
 
 
-def evidence(
-    known: Known, model: Likelihood, liars: Iterable[str] = (), *, soft: bool = True
-) -> Evidence:
-    """The evidence of a seat's Known under a likelihood model; `liars`' claims weigh as lies.
-
-    With `soft` False, votes, whispers and claims are left out: the hard facts alone.
-    """
+def evidence(known: Known, model: Likelihood, liars: Iterable[str] = ()) -> Evidence:
+    """The evidence of a seat's Known under a likelihood model; `liars`' claims weigh as lies."""
     fixed = fixed_roles(known)
     unknown = tuple(c for c in known.codenames if c not in fixed)
     left = Counter(ROLE_TABLE[len(known.codenames)])
@@ -71,11 +66,8 @@ def evidence(
     any_ring: list[frozenset[str]] = []
     _public_facts(known, unary)
     _own_results(known, unary, any_ring, model)
-    pairs: list[Pair] = []
-    contents: list[Content] = []
-    if soft:
-        pairs = _vote_pairs(known, fixed, unary, model) + stance_pairs(known, fixed, model)
-        contents = claim_contents(known, fixed, model, liars)
+    pairs = _vote_pairs(known, fixed, unary, model) + stance_pairs(known, fixed, model)
+    contents = claim_contents(known, fixed, model, liars)
     return Evidence(
         codenames=known.codenames,
         fixed=fixed,

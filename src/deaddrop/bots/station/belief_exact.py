@@ -45,6 +45,8 @@ def exact_posterior(ev: Evidence) -> Posterior:
     claimants: dict[str, set[str]] = {}
     for c in variable:
         if c.honest_possible and c.role in roles and label(c.role) == STATION:
+            # only Analyst, Watcher and Shadow claims see others' roles; S1 deals each once
+            assert ev.pool.count(c.role) == 1, c.role
             claimants.setdefault(c.role, set()).add(c.author)
     sums: Marginals = {p: dict.fromkeys(roles, 0.0) for p in ev.unknown}
     rings: dict[frozenset[str], float] = {}
@@ -135,6 +137,11 @@ class _Branch:
         self.defector = "defector" in pool
         slots = tuple(r for r in pool if label(r) == STATION)
         self.deal = StationDeal(self.players, slots, self.u)
+        named = {c.author for c in variable} | {t for c in variable for t in c.targets}
+        self.named = tuple(sorted(named - set(self.known_labels)))
+        self.named_set = frozenset(self.named)
+        """The players of unknown label whom the coupled claims name (authors and targets)."""
+        self.claim_memo: dict[tuple[str, ...], float] = {}
         self.ring_sets: dict[frozenset[str], float] = {}
         """The weight of each Ring set (its unknown members) in this branch."""
 
@@ -142,44 +149,59 @@ class _Branch:
         """The branch's total weight and each player's unnormalised role weights."""
         sums: Weights = {p: {} for p in self.players}
         total = 0.0
-        deal, pairs = self.deal, self.pairs
         for ring in combinations(self.players, len(self.ring_roles)):
             terms, inner = self._ring_terms(ring)
-            if inner == 0.0 or not self._has_ring(ring):
-                continue
-            placed = dict.fromkeys(ring, RING)
-            w_ring = pairs.weight(placed)
-            rest = deal.full ^ deal.mask(ring)
-            ring_weight = ring_total = 0.0
-            for d in [p for p in self.players if p not in placed] if self.defector else [None]:
-                w, station_mask = w_ring, rest
-                if d is not None:
-                    w *= self.u[d]["defector"] * pairs.added(placed, d, NEUTRAL)
-                    station_mask ^= deal.bit[d]
-                station = deal.perm_of(station_mask)
-                if w == 0.0 or station == 0.0:
-                    continue
-                if self.variable:
-                    x = self._coupled(ring, terms, d, w, station, sums)
-                else:
-                    x = w * inner
-                    ring_weight += x * station
-                if d is not None:
-                    sums[d]["defector"] = sums[d].get("defector", 0.0) + x * station
-                deal.weigh(station_mask, x)
-                ring_total += x * station
-            total += ring_total
-            if ring_total:
-                self.ring_sets[frozenset(ring)] = ring_total * self.certain
-            if ring_weight:
-                for tw, roles in terms:
-                    for p, r in zip(ring, roles, strict=True):
-                        sums[p][r] = sums[p].get(r, 0.0) + ring_weight * tw / inner
-        deal.add_shares(sums)
+            if inner and self._has_ring(ring):
+                total += self._ring_set(ring, terms, inner, sums)
+        self.deal.add_shares(sums)
         for row in sums.values():
             for r in row:
                 row[r] *= self.certain
         return total * self.certain, sums
+
+    def _ring_set(
+        self,
+        ring: tuple[str, ...],
+        terms: list[tuple[float, tuple[str, ...]]],
+        inner: float,
+        sums: Weights,
+    ) -> float:
+        """The weight of every placement whose Ring is this set; adds its role weights.
+
+        The coupled claims depend on the Defector's identity only when they name them, so for
+        every other Defector the Ring role deals weigh the same: summed once per Ring set."""
+        deal, pairs = self.deal, self.pairs
+        if self.variable:
+            terms = [(tw * self._claims(ring, roles, None), roles) for tw, roles in terms]
+            inner = sum(tw for tw, _ in terms)
+        placed = dict.fromkeys(ring, RING)
+        w_ring = pairs.weight(placed)
+        rest = deal.full ^ deal.mask(ring)
+        ring_weight = ring_total = 0.0
+        for d in [p for p in self.players if p not in placed] if self.defector else [None]:
+            w, station_mask = w_ring, rest
+            if d is not None:
+                w *= self.u[d]["defector"] * pairs.added(placed, d, NEUTRAL)
+                station_mask ^= deal.bit[d]
+            station = deal.perm_of(station_mask)
+            if w == 0.0 or station == 0.0:
+                continue
+            if d is not None and d in self.named_set:
+                x = self._coupled(ring, d, w, station, sums)
+            else:
+                x = w * inner
+                ring_weight += x * station
+            if d is not None:
+                sums[d]["defector"] = sums[d].get("defector", 0.0) + x * station
+            deal.weigh(station_mask, x)
+            ring_total += x * station
+        if ring_total:
+            self.ring_sets[frozenset(ring)] = ring_total * self.certain
+        if ring_weight:
+            for tw, roles in terms:
+                for p, r in zip(ring, roles, strict=True):
+                    sums[p][r] = sums[p].get(r, 0.0) + ring_weight * tw / inner
+        return ring_total
 
     def _has_ring(self, ring: Sequence[str]) -> bool:
         """S18: every victim's watched visitors hold a Ring member."""
@@ -190,18 +212,12 @@ class _Branch:
         )
 
     def _coupled(
-        self,
-        ring: tuple[str, ...],
-        terms: Sequence[tuple[float, tuple[str, ...]]],
-        d: str | None,
-        w: float,
-        station: float,
-        sums: Weights,
+        self, ring: tuple[str, ...], d: str, w: float, station: float, sums: Weights
     ) -> float:
-        """A placement's weight over its Ring role deals when claims see those roles; adds the
-        Ring players' role weights."""
+        """A placement's weight over its Ring role deals when the claims name its Defector;
+        adds the Ring players' role weights."""
         placed_total = 0.0
-        for inner, roles in terms:
+        for inner, roles in self._ring_terms(ring)[0]:
             x = w * inner * self._claims(ring, roles, d)
             placed_total += x
             for p, r in zip(ring, roles, strict=True):
@@ -223,18 +239,25 @@ class _Branch:
         return terms, sum(w for w, _ in terms)
 
     def _claims(self, ring: tuple[str, ...], roles: tuple[str, ...], d: str | None) -> float:
-        """The coupled claims' factors, now functions of the placement alone."""
-        if not self.variable:
-            return 1.0
-        labels = dict(self.known_labels)
-        labels.update(zip(ring, roles, strict=True))
+        """The coupled claims' factors, now functions of the placement alone (memoised on the
+        labels of the few players they name)."""
+        placed = dict(zip(ring, roles, strict=True))
         if d is not None:
-            labels[d] = "defector"
+            placed[d] = "defector"
+        key = tuple(placed.get(p, STATION) for p in self.named)
+        w = self.claim_memo.get(key)
+        if w is None:
+            w = self.claim_memo[key] = self._claims_of(dict(zip(self.named, key, strict=True)))
+        return w
+
+    def _claims_of(self, named: Mapping[str, str]) -> float:
+        """The coupled claims' factors when the players they name have these labels."""
+        labels = {**self.known_labels, **named}
         w = 1.0
         m = self.ev.model
         for c in self.variable:
-            targets = tuple(labels.get(t, STATION) for t in c.targets)
-            author = labels.get(c.author, STATION)
+            targets = tuple(labels[t] for t in c.targets)
+            author = labels[c.author]
             holds = self.holders.get(c.author) == c.role or author == c.role
             if c.honest_possible and holds:
                 w *= honest_weight(c, targets, m)

@@ -1,14 +1,15 @@
 """The likelihood model of the Station belief: every factor of soft evidence and its parameter.
 
-Hard facts (S5, S14, S16, S18, S19, S23, S26) are zeros: an assignment they rule out weighs 0.
-Soft evidence weighs an assignment by the factors below; each is a relative weight (only
-ratios between assignments matter), and every one is positive, so soft evidence never rules an
-assignment out and the posterior's support is the hard facts' alone.
+Hard facts (S5, S10, S14, S16, S18, S19, S23, S26) are zeros: an assignment they rule out
+weighs 0. Soft evidence weighs an assignment by the factors below; each is a relative weight
+(only ratios between assignments matter), and every one is positive (checked), so soft
+evidence never rules an assignment out and the posterior's support is the hard facts' alone.
 
 Factor (what it depends on): weight, with its parameter.
 - Own Analyst reading (S16, S19), of the target's role: COMPROMISED weighs 1 for a Forger or
   Honeytrap and `frame_rate` (a frame) for anyone else; CLEAR weighs 0 for a Forger or
-  Honeytrap (hard) and 1 - `frame_rate` for anyone else.
+  Honeytrap (hard) and 1 - `frame_rate` for anyone else. The rate is one number, whether or
+  not the Forger still lives (which burned Ring member was the Forger stays secret, S23).
 - A vote for another player (S21), of the voter's and the target's factions: `vote` table.
 - A vote for oneself, of the voter's faction (S25: the Defector wants it): `self_vote`.
 - "I suspect X" / "I trust X" (S43), of the author's and X's factions: `suspect`, `trust`.
@@ -29,7 +30,9 @@ a factor. A Field Agent's whisper count repeats the public announcements (S31): 
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 from deaddrop.engine.station.roles import FACTION
 
@@ -64,23 +67,17 @@ class Likelihood:
     victim_visit: float = 0.3
     distracted: float = 0.2
 
+    def __post_init__(self) -> None:
+        """Refuse a factor of 0 or less: soft evidence weighs, only hard facts rule out."""
+        scalars = [self.slip, self.ring_off_story, self.victim_visit, self.distracted]
+        tables: list[Mapping[Any, float]] = [self.vote, self.suspect, self.trust, self.whisper]
+        tables += [self.self_vote, self.lie]
+        weights = scalars + [x for t in tables for x in t.values()]
+        if not 0.0 < self.frame_rate < 1.0 or min(weights) <= 0.0:
+            raise ValueError("every soft factor is positive and the frame rate is in (0, 1)")
+
 
 DEFAULT = Likelihood()
-
-HARD_ONLY = Likelihood(
-    frame_rate=0.5,
-    vote=_table((1.0, 1.0, 1.0), (1.0, 1.0, 1.0)),
-    self_vote={STATION: 1.0, RING: 1.0, NEUTRAL: 1.0},
-    suspect=_table((1.0, 1.0, 1.0), (1.0, 1.0, 1.0)),
-    trust=_table((1.0, 1.0, 1.0), (1.0, 1.0, 1.0)),
-    whisper=_table((1.0, 1.0, 1.0), (1.0, 1.0, 1.0)),
-    slip=1.0,
-    lie={STATION: 1.0, RING: 1.0, NEUTRAL: 1.0},
-    ring_off_story=1.0,
-    victim_visit=1.0,
-    distracted=1.0,
-)
-"""Every soft factor flat: the posterior of the hard facts alone (its support finds liars)."""
 
 
 def label(role: str) -> str:
