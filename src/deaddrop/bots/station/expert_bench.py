@@ -42,22 +42,29 @@ def _percentile(xs: Sequence[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
+def expert_views(players: int, at_least: int) -> list[Seen]:
+    """The (view, posts) of living seats in expert games at one size, until there are enough."""
+    views: list[Seen] = []
+    seed = 2000 * players
+    while len(views) < at_least:
+        recorded, _ = game_views(players, seed, expert.plan_day)
+        views.extend((seen, posts) for seen, posts in recorded if not seen["over"])
+        seed += 1
+    return views
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     """Print the expert's day-decision timings at each size, the heuristic's beside them."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", type=int, nargs="+", default=[6, 8, 10])
     parser.add_argument("--views", type=int, default=300, help="views per size (at least)")
     args = parser.parse_args(argv)
+    levels: dict[str, DayBot] = {"expert": expert.plan_day, "heuristic": heuristic.plan_day}
     for players in args.sizes:
-        views: list[Seen] = []
-        seed = 2000 * players
-        while len(views) < args.views:
-            recorded, _ = game_views(players, seed, expert.plan_day)
-            views.extend((seen, posts) for seen, posts in recorded if not seen["over"])
-            seed += 1
+        views = expert_views(players, args.views)
         line: dict[str, object] = {"players": players, "views": len(views)}
-        line |= {f"expert_{k}": v for k, v in day_timings(views, expert.plan_day).items()}
-        line |= {f"heuristic_{k}": v for k, v in day_timings(views, heuristic.plan_day).items()}
+        for name, bot in levels.items():
+            line |= {f"{name}_{k}": v for k, v in day_timings(views, bot).items()}
         print(line, flush=True)
 
 
