@@ -129,8 +129,8 @@ def test_the_random_bot_acts_and_marks_done_in_simulated_games(
 @pytest.mark.parametrize(
     "args,message",
     [
-        (["--ring", "expert"], "unknown bot level 'expert' (known: heuristic, random)"),
-        (["--station", "Random"], "unknown bot level 'Random' (known: heuristic, random)"),
+        (["--ring", "master"], "unknown bot level 'master' (known: expert, heuristic, random)"),
+        (["--station", "Random"], "unknown bot level 'Random' (known: expert, heuristic, random)"),
         (["--defector", "nope", "--players", "8"], "unknown bot level 'nope'"),
         (["--defector", "random", "--players", "6"], "a table of 6 has no Defector"),
     ],

@@ -44,11 +44,11 @@ def test_decide_day_is_choose_day_for_the_seat_of_the_view() -> None:
 def test_the_registry_names_its_levels_and_refuses_others() -> None:
     assert level("random") is random_bot.plan_day
     assert level("heuristic") is heuristic.plan_day
-    assert list(LEVELS) == ["heuristic", "random"]
+    assert list(LEVELS) == ["expert", "heuristic", "random"]
     with pytest.raises(
-        UnknownLevel, match=r"unknown bot level 'expert' \(known: heuristic, random\)"
+        UnknownLevel, match=r"unknown bot level 'master' \(known: expert, heuristic, random\)"
     ):
-        level("expert")
+        level("master")
 
 
 def test_the_random_levels_day_is_its_saves_and_no_posts() -> None:

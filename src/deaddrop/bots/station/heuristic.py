@@ -10,31 +10,31 @@ draw comes from the generator it is given, so a day is a pure function of (view,
 
 from __future__ import annotations
 
-from collections import Counter
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
-from deaddrop.bots.station.base import BotAction, BotPost, DayPlan
+from deaddrop.bots.station.base import DayPlan
+from deaddrop.bots.station.day_builder import (
+    DayBuilder,
+    best,
+    live_leader,
+    names_a_suspect,
+    result_claims,
+)
 from deaddrop.bots.station.known import INVESTIGATORS, Known, read
 from deaddrop.bots.station.suspicion import suspicion
 from deaddrop.engine.core.rng import Rng
 from deaddrop.engine.station import actions as A
 from deaddrop.engine.station.claims import (
     Claim,
-    ClaimContext,
     Post,
     ProtectionClaim,
     ReadingClaim,
     RoleClaim,
     StanceClaim,
-    VisitClaim,
-    VisitorsClaim,
     WhisperCountClaim,
-    check_claim,
-    format_post,
 )
-from deaddrop.engine.station.roles import ROLE_TABLE, TEXT_LIMIT
-from deaddrop.engine.station.state import ABSTAIN
+from deaddrop.engine.station.roles import ROLE_TABLE
 
 VOTE_BAR = 4.0
 """A Station seat votes for a player only when this suspicious (or joins a leader above 1)."""
@@ -59,109 +59,6 @@ def plan_day(seen: Mapping[str, Any], posts: Sequence[Post], rng: Rng) -> tuple[
     return _station_day(known, rng)
 
 
-class _Day:
-    """A day being put together for one seat."""
-
-    def __init__(self, known: Known) -> None:
-        self.known = known
-        self.seat_of = {c: i for i, c in enumerate(known.codenames)}
-        self.seat = self.seat_of[known.me]
-        self.actions: list[BotAction] = []
-        self.posts: list[BotPost] = []
-
-    def operation(self, target: str | None) -> None:
-        """Queue one's own ability on a legal target (S9)."""
-        if target is not None and target in self.known.options["ability_targets"]:
-            self.actions.append(A.SaveOperation(self.seat, self.seat_of[target]))
-
-    def vote(self, target: str | None) -> None:
-        """Vote for a living player, or Abstain (S21)."""
-        choice = ABSTAIN if target is None else self.seat_of[target]
-        self.actions.append(A.CastVote(self.seat, choice))
-
-    def post(self, channel: str, claims: Sequence[Claim]) -> None:
-        """Post claims that pass the S43 format check (checked here from the view alone)."""
-        good = _well_formed(self.known, claims)
-        if good:
-            self.posts.append(BotPost("ring" if channel == "ring" else "floor", format_post(good)))
-
-    def whisper(self, recipient: str, claims: Sequence[Claim]) -> None:
-        """A whisper carrying claims (S31, S43), if one is left today."""
-        good = _well_formed(self.known, claims)
-        if good and recipient in self.known.options["whisper_recipients"]:
-            text = format_post(good)
-            self.actions.append(A.SendWhisper(self.seat, self.seat_of[recipient], text))
-
-    def final_cable(self, claims: Sequence[Claim]) -> None:
-        """Keep the Final Cable (S32) the latest claims that fit, when it changed."""
-        good = _well_formed(self.known, claims)
-        while good and len(format_post(good)) > TEXT_LIMIT:
-            good = good[:1] + good[2:]  # keep the role, drop the oldest result
-        text = format_post(good) if good else ""
-        if text != self.known.view["me"]["final_cable"]:
-            self.actions.append(A.EditFinalCable(self.seat, text))
-
-    def plan(self) -> DayPlan:
-        """The day, marked done (S41)."""
-        return DayPlan((*self.actions, A.MarkDone(self.seat)), tuple(self.posts))
-
-
-def _well_formed(known: Known, claims: Sequence[Claim]) -> list[Claim]:
-    """The claims that pass the S43 format check against this game's public facts."""
-    context = ClaimContext.of_view(known.view)
-    good = []
-    for claim in claims:
-        try:
-            check_claim(claim, context)
-        except ValueError:
-            continue
-        good.append(claim)
-    return good
-
-
-def _best(items: Sequence[str], key: Callable[[str], float], rng: Rng) -> tuple[str | None, Rng]:
-    """The item with the highest key, ties broken by the generator; None when there are none."""
-    if not items:
-        return None, rng
-    top = max(key(i) for i in items)
-    tied = [i for i in items if key(i) == top]
-    choice, rng = rng.choice(tied)
-    return choice, rng
-
-
-def _leader(known: Known, exclude: Sequence[str] = ()) -> tuple[str | None, int]:
-    """Today's live vote leader (S21) and its votes, leaving some players out."""
-    tally = Counter(
-        vote
-        for day, _, vote in known.votes
-        if day == known.day and vote not in (None, "abstain") and vote not in exclude
-    )
-    if not tally:
-        return None, 0
-    (name, count), *rest = tally.most_common()
-    if rest and rest[0][1] == count:
-        return None, count  # a tie leads nobody
-    return name, count
-
-
-def _result_claims(known: Known) -> list[Claim]:
-    """This seat's own results as claims, truthfully (S19 → S43)."""
-    out: list[Claim] = []
-    for day, r in known.results:
-        kind, target = r.get("kind"), str(r.get("target", ""))
-        if kind == "analyst":
-            out.append(ReadingClaim(day, target, r["reading"]))
-        elif kind == "watcher":
-            out.append(VisitorsClaim(day, target, tuple(r["visitors"])))
-        elif kind == "shadow":
-            out.append(VisitClaim(day, target, r["visited"]))
-        elif kind == "field_agent":
-            out.append(WhisperCountClaim(day, target, r["whispers"]))
-        elif kind == "safehouse_needed":
-            out.append(ProtectionClaim(day, "sheltered", target))
-    return out
-
-
 def _likely_victim(known: Known, score: Mapping[str, float], rng: Rng) -> tuple[str | None, Rng]:
     """Whom the Ring most likely liquidates: a trusted investigator who claimed, else the most
     trusted player (ties broken by the generator)."""
@@ -174,13 +71,13 @@ def _likely_victim(known: Known, score: Mapping[str, float], rng: Rng) -> tuple[
         if (roles.get(c) in INVESTIGATORS or c in told_me) and score.get(c, 0.0) < 2
     ]
     if claimed:
-        return _best(claimed, lambda c: -score.get(c, 0.0), rng)
-    return _best(targets, lambda c: -score.get(c, 0.0), rng)
+        return best(claimed, lambda c: -score.get(c, 0.0), rng)
+    return best(targets, lambda c: -score.get(c, 0.0), rng)
 
 
 def _station_day(known: Known, rng: Rng) -> tuple[DayPlan, Rng]:
     """A Station seat: act on the most suspicious, protect the likeliest victim, claim, vote."""
-    day = _Day(known)
+    day = DayBuilder(known)
     score = suspicion(known)
     role = known.role
     others = [c for c in known.options["ability_targets"] if c != known.me]
@@ -188,26 +85,26 @@ def _station_day(known: Known, rng: Rng) -> tuple[DayPlan, Rng]:
     if role == "analyst":
         read_already = {r["target"] for _, r in known.results if r.get("kind") == "analyst"}
         unread = [c for c in others if c not in read_already and score[c] > -50]
-        target, rng = _best(unread or others, lambda c: score[c], rng)
+        target, rng = best(unread or others, lambda c: score[c], rng)
     elif role in ("safehouse_keeper", "watcher"):
         target, rng = _likely_victim(known, score, rng)
     elif role == "interrogator":
-        suspect, rng = _best(others, lambda c: score[c], rng)
+        suspect, rng = best(others, lambda c: score[c], rng)
         if suspect is not None and score[suspect] >= VOTE_BAR:
             target = suspect
         else:
             target, rng = _likely_victim(known, score, rng)
     else:  # shadow, field_agent: follow the most suspicious
-        target, rng = _best(others, lambda c: score[c], rng)
+        target, rng = best(others, lambda c: score[c], rng)
     day.operation(target)
     _station_talk(day, known, score)
     candidates = [c for c in known.living if c != known.me]
-    suspect, rng = _best(candidates, lambda c: score[c], rng)
+    suspect, rng = best(candidates, lambda c: score[c], rng)
     if suspect is not None and score[suspect] >= VOTE_BAR:
         day.vote(suspect)
     else:
         day.vote(_station_fallback_vote(known, score))
-    day.final_cable([RoleClaim(role), *_result_claims(known)])
+    day.final_cable([RoleClaim(role), *result_claims(known)])
     return day.plan(), rng
 
 
@@ -215,7 +112,7 @@ def _station_fallback_vote(known: Known, score: Mapping[str, float]) -> str | No
     """With no strong suspect: vote a weaker one while no recall is under way; stand against
     a recall nobody gave a reason for (vote the most suspicious of its voters, the same one for
     every Station seat that agrees); join a leader it has some reason to doubt; or Abstain."""
-    leader, votes = _leader(known)
+    leader, votes = live_leader(known)
     order = known.codenames.index
     if score and (leader is None or votes < known.view["threshold"] - 1):
         weak = max(score, key=lambda c: (score[c], -order(c)))  # the same for all who agree
@@ -235,14 +132,14 @@ def _station_fallback_vote(known: Known, score: Mapping[str, float]) -> str | No
     return leader if votes >= 2 and leader != known.me and score[leader] >= 1 else None
 
 
-def _station_talk(day: _Day, known: Known, score: Mapping[str, float]) -> None:
+def _station_talk(day: DayBuilder, known: Known, score: Mapping[str, float]) -> None:
     """Claim results on the Floor when they name a suspect (S43), and whisper CLEAR readings."""
-    mine = _result_claims(known)
+    mine = result_claims(known)
     said = known.my_claims()
     new = [c for c in mine if c not in said and not isinstance(c, ProtectionClaim)]
     out: list[Claim] = []
     outed = any(isinstance(c, RoleClaim) for c in said)
-    telling = outed or any(_names_a_suspect(known, c) for c in new)
+    telling = outed or any(names_a_suspect(known, c) for c in new)
     if telling and known.role in INVESTIGATORS:
         if not outed:
             out.append(RoleClaim(known.role))
@@ -257,17 +154,6 @@ def _station_talk(day: _Day, known: Known, score: Mapping[str, float]) -> None:
             if isinstance(claim, ReadingClaim) and claim.reading == "CLEAR":
                 day.whisper(claim.target, [RoleClaim("analyst"), claim])
                 break
-
-
-def _names_a_suspect(known: Known, claim: Claim) -> bool:
-    """Whether a result of mine points at someone: worth outing myself for."""
-    if isinstance(claim, ReadingClaim):
-        return claim.reading == "COMPROMISED" and claim.target in known.living
-    if isinstance(claim, VisitorsClaim):
-        return known.liquidated.get(claim.target) == claim.day and bool(claim.visitors)
-    if isinstance(claim, VisitClaim):
-        return known.liquidated.get(claim.visited or "") == claim.day
-    return False
 
 
 def _threat(known: Known, codename: str) -> float:
@@ -292,7 +178,7 @@ def _threat(known: Known, codename: str) -> float:
 
 def _ring_day(known: Known, rng: Rng) -> tuple[DayPlan, Rng]:
     """A Ring seat: agree the vote in the Ring Channel, order the kill, frame, distract, fake."""
-    day = _Day(known)
+    day = DayBuilder(known)
     outsiders = [c for c in known.living if c not in known.ring]
     public = suspicion(known, private=False)
     plan = next(
@@ -315,12 +201,12 @@ def _ring_day(known: Known, rng: Rng) -> tuple[DayPlan, Rng]:
     options = known.options
     if options["order_targets"]:
         noise, rng = rng.below(4)
-        victim, rng = _best(
+        victim, rng = best(
             options["order_targets"],
             lambda c: _threat(known, c) + (2 if c == plan and noise == 0 else 0),
             rng,
         )
-        performer, rng = _best(
+        performer, rng = best(
             options["order_performers"],
             lambda c: -public.get(c, 0.0) - (0.5 if c == known.me else 0.0),
             rng,
@@ -332,7 +218,7 @@ def _ring_day(known: Known, rng: Rng) -> tuple[DayPlan, Rng]:
         day.operation(plan)  # S16: an Analyst's reading backs the Ring's vote
     elif known.role == "honeytrap":
         roles = known.role_claims()
-        target, rng = _best(
+        target, rng = best(
             [c for c in outsiders if c in options["ability_targets"]],
             lambda c: (8 if roles.get(c) == "safehouse_keeper" else 0) + _threat(known, c),
             rng,
@@ -357,13 +243,13 @@ def _ring_vote_target(known: Known, outsiders: Sequence[str], rng: Rng) -> tuple
     ]
     if accusers:
         return accusers[-1], rng
-    leader, _ = _leader(known, exclude=tuple(known.ring))
+    leader, _ = live_leader(known, exclude=tuple(known.ring))
     if leader is not None:
         return leader, rng
-    return _best(list(outsiders), lambda c: _threat(known, c), rng)
+    return best(list(outsiders), lambda c: _threat(known, c), rng)
 
 
-def _ring_fakes(day: _Day, known: Known, outsiders: Sequence[str], rng: Rng) -> Rng:
+def _ring_fakes(day: DayBuilder, known: Known, outsiders: Sequence[str], rng: Rng) -> Rng:
     """Sometimes a fake claim (S43) that agrees with what this seat said before and with
     public facts: a counterclaimed Analyst reading on an accuser, or a Field Agent's count
     that matches the public whisper announcements (S31)."""
@@ -400,7 +286,7 @@ def _ring_fakes(day: _Day, known: Known, outsiders: Sequence[str], rng: Rng) -> 
             roll, rng = rng.below(FAKE_FIELD_AGENT)
             if roll or len(agents) >= table:
                 return rng
-        target, rng = _best(list(outsiders), lambda c: _threat(known, c), rng)
+        target, rng = best(list(outsiders), lambda c: _threat(known, c), rng)
         if target is None:
             return rng
         count = known.whisper_counts.get((last, target), 0)  # the true, public count
@@ -413,7 +299,7 @@ def _ring_fakes(day: _Day, known: Known, outsiders: Sequence[str], rng: Rng) -> 
 def _defector_day(known: Known, rng: Rng) -> tuple[DayPlan, Rng]:
     """The Defector wants the Tribunal to recall it (S25): it votes for itself and tells a
     lie the public record refutes, so the Station takes it for the Ring."""
-    day = _Day(known)
+    day = DayBuilder(known)
     others = [c for c in known.options["ability_targets"] if c != known.me]
     if others:
         target, rng = rng.choice(others)

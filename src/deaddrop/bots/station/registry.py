@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from deaddrop.bots.station import heuristic, random_bot
+from deaddrop.bots.station import expert, heuristic, random_bot
 from deaddrop.bots.station.base import DayBot
 
 LEVELS: dict[str, DayBot] = {
+    "expert": expert.plan_day,
     "heuristic": heuristic.plan_day,
     "random": random_bot.plan_day,
 }

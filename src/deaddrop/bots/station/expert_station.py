@@ -1,0 +1,96 @@
+"""The `expert` Station seat's Operation and vote, chosen from the posterior alone.
+
+Each role acts where the posterior says it pays most: the Analyst reads the unread player most
+likely the Ring (a player already certain either way teaches nothing); the Watcher watches the
+likeliest victim (S19: the performer shows among its visitors); the Shadow and the Field Agent
+follow the likeliest Ring player still in doubt; the Keeper shelters the likeliest victim; the
+Interrogator detains the likeliest Ring performer, never the one it detained at the last Pouch
+(S9), or shelters by detention (S14) when nobody stands out. The vote joins a leader who is
+likely the Ring so votes reach the threshold (S21), else names the likeliest Ring player when
+the evidence is strong enough, else abstains: a wrong recall costs the Station a player.
+"""
+
+from __future__ import annotations
+
+from deaddrop.bots.station.day_builder import live_leader
+from deaddrop.bots.station.expert_policy import (
+    Posterior,
+    likely_victim,
+    ring_p,
+    ring_prior,
+    top,
+    unresolved,
+)
+from deaddrop.bots.station.known import Known
+
+VOTE_P = 0.5
+"""Vote for the likeliest Ring player alone once it is at least this likely."""
+JOIN_P = 0.3
+"""Join today's leader once it is at least this likely the Ring ..."""
+JOIN_LEAN = 1.15
+"""... and this many times likelier than the prior: a leader no likelier is a Ring bloc's pick."""
+LEAN = 1.6
+"""With no leader, vote a suspect this many times likelier than the prior (it moves others)."""
+DETAIN_LEAN = 1.25
+"""Detain a suspect only this much likelier than the prior; else detain to protect."""
+
+
+def previous_detainee(known: Known) -> str | None:
+    """The player this Interrogator detained at the last Pouch (S9), from its own record."""
+    for entry in known.view["me"].get("interrogations", []):
+        if entry["day"] == known.day - 1:
+            return str(entry["with"])
+    return None
+
+
+def station_target(known: Known, belief: Posterior) -> str | None:
+    """The Operation's target for a Station seat's role (S9), or None for No action."""
+    role = known.role
+    legal = [c for c in known.options["ability_targets"] if c != known.me]
+    if role == "interrogator":
+        banned = previous_detainee(known)
+        legal = [c for c in legal if c != banned]
+    doubtful = [c for c in legal if unresolved(belief, c)]
+    if role == "analyst":
+        already = {str(r["target"]) for _, r in known.results if r.get("kind") == "analyst"}
+        fresh = [c for c in doubtful if c not in already]
+        return top(known, fresh or doubtful or legal, lambda c: ring_p(belief, c))
+    if role in ("watcher", "safehouse_keeper"):
+        victim = likely_victim(known, belief)
+        return victim if victim in legal else top(known, legal, lambda c: -ring_p(belief, c))
+    if role == "interrogator":
+        suspect = top(known, legal, lambda c: ring_p(belief, c))
+        if suspect is not None and ring_p(belief, suspect) >= DETAIN_LEAN * ring_prior(known):
+            return suspect
+        victim = likely_victim(known, belief, exclude=[] if banned is None else [banned])
+        return victim if victim in legal else suspect
+    return top(known, doubtful or legal, lambda c: ring_p(belief, c))
+
+
+def station_vote(known: Known, belief: Posterior) -> str | None:
+    """Whom a Station seat votes for (S21), or None to Abstain: a likely-Ring leader, else the
+    likeliest Ring player when it is likely enough, else against a recall nobody has a reason
+    for (the likeliest Ring player among its voters: a bloc that votes together is the Ring's
+    way), else a clear suspect while no recall is under way."""
+    others = [c for c in known.living if c != known.me]
+    suspect = top(known, others, lambda c: ring_p(belief, c))
+    if suspect is None:
+        return None
+    prior = ring_prior(known)
+    p_top = ring_p(belief, suspect)
+    leader, votes = live_leader(known)
+    joinable = leader is not None and leader != known.me and votes >= 1
+    if joinable and ring_p(belief, str(leader)) >= max(JOIN_P, JOIN_LEAN * prior, 0.6 * p_top):
+        return leader  # S21: votes meet on one player, or nobody is recalled
+    if p_top >= VOTE_P:
+        return suspect
+    if leader is not None and votes >= known.view["threshold"] - 1:
+        voters = [
+            voter
+            for day, voter, vote in known.votes
+            if day == known.day and vote == leader and voter in others
+        ]
+        return top(known, voters, lambda c: ring_p(belief, c)) or suspect
+    if leader is None and p_top >= LEAN * prior and p_top > 0:
+        return suspect
+    return None
