@@ -3,7 +3,6 @@ JSON object and a plot; a progress bar only for a terminal."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
@@ -12,17 +11,12 @@ import pytest
 from deaddrop.cli import main
 from deaddrop.station_sim import balance
 from deaddrop.station_sim.simulate import simulate
+from tests.commands.cli_output import one_json_object, refused_in_one_line
 from tests.commands.test_station_simulate import KEYS
 
 
 def _json(capsys: pytest.CaptureFixture[str], *args: str) -> dict[str, Any]:
-    assert main(["station", "balance", *args, "--json"]) == 0
-    captured = capsys.readouterr()
-    assert captured.err == ""
-    lines = captured.out.strip().splitlines()
-    assert len(lines) == 1  # exactly one object
-    data: dict[str, Any] = json.loads(lines[0])
-    return data
+    return one_json_object(capsys, ["station", "balance", *args, "--json"])
 
 
 def test_json_holds_the_simulators_object_for_every_size(
@@ -97,7 +91,4 @@ def test_plot_writes_png_or_svg_by_the_files_ending(
 def test_refusals_are_one_line_and_exit_2(
     capsys: pytest.CaptureFixture[str], args: list[str], message: str
 ) -> None:
-    assert main(["station", "balance", "--games", "1", *args]) == 2
-    captured = capsys.readouterr()
-    assert captured.out == ""
-    assert message in captured.err and len(captured.err.strip().splitlines()) == 1
+    refused_in_one_line(capsys, ["station", "balance", "--games", "1", *args], message)

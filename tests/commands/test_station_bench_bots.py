@@ -3,7 +3,6 @@ around the bot call alone, and games/s; any level of the registry, none other.""
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -15,13 +14,11 @@ from deaddrop.cli import main
 from deaddrop.engine.core.rng import Rng
 from deaddrop.engine.station.claims import Post
 from deaddrop.station_sim import bench_bots
+from tests.commands.cli_output import one_json_object, refused_in_one_line
 
 
 def _json(capsys: pytest.CaptureFixture[str], *args: str) -> list[dict[str, Any]]:
-    assert main(["station", "bench-bots", *args, "--json"]) == 0
-    captured = capsys.readouterr()
-    assert captured.err == ""
-    data: dict[str, Any] = json.loads(captured.out)
+    data = one_json_object(capsys, ["station", "bench-bots", *args, "--json"])
     assert list(data) == ["levels"]
     levels: list[dict[str, Any]] = data["levels"]
     return levels
@@ -91,8 +88,5 @@ def test_the_table_has_a_row_per_level_beside_the_first(
 
 
 def test_an_unknown_level_is_one_line_and_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["station", "bench-bots", "--games", "1", "--levels", "random,nope"]) == 2
-    captured = capsys.readouterr()
-    assert captured.out == ""
-    assert "unknown bot level 'nope'" in captured.err
-    assert len(captured.err.strip().splitlines()) == 1
+    argv = ["station", "bench-bots", "--games", "1", "--levels", "random,nope"]
+    refused_in_one_line(capsys, argv, "unknown bot level 'nope'")

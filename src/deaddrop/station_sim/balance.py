@@ -11,10 +11,10 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
 from deaddrop.engine.station.roles import ROLE_TABLE
+from deaddrop.progress import progress_bar
 from deaddrop.station_sim.simulate import has_defector, simulate
 
 SIZES = tuple(sorted(ROLE_TABLE))
@@ -46,14 +46,7 @@ def balance_with_progress(bot: str, games: int, seed: int, *, show: bool) -> lis
     """`balance`, with a rich progress bar on stderr when `show` (stdout is a terminal)."""
     if not show:
         return balance(bot, games, seed)
-    bar = Progress(
-        TextColumn("[bold]{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        console=Console(stderr=True),
-        transient=True,
-    )
+    bar = progress_bar()
     with bar:
         task = bar.add_task(f"{bot} on every side", total=games * len(SIZES))
 
