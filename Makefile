@@ -37,7 +37,7 @@ imports: $(STAMP)
 	$(BIN)/python tools/check_engine_imports.py
 
 pytest: $(STAMP)
-	$(BIN)/pytest -n $(WORKERS) --dist loadgroup
+	$(BIN)/pytest -n $(WORKERS) --dist loadfile
 
 bench: $(STAMP)
 	$(BIN)/deaddrop station bench tests/scenarios/station

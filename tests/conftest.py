@@ -5,7 +5,9 @@ A test needs PostgreSQL when it runs on the `postgresql` database, Redis when it
 marked tests once more with the services unset, to prove that each of them skips cleanly.
 
 Under pytest-xdist (`make test` runs `-n`), each worker gets a PostgreSQL database and a Redis
-db of its own (tests/workers.py), and each browser module stays on one worker.
+db of its own (tests/workers.py). `--dist loadfile` keeps each test file on one worker: a browser
+module starts one server and one chromium (module fixtures), and its tests share screenshot
+folders, which each test clears as it begins.
 """
 
 from __future__ import annotations
@@ -38,11 +40,7 @@ def pytest_configure(config: pytest.Config) -> None:
 
 @pytest.hookimpl(tryfirst=True)  # before `-m` selects by marker
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Add the `services` marker where it belongs; keep each browser module on one worker."""
+    """Add the `services` marker where it belongs."""
     for item in items:
         if needs_a_service(item):
             item.add_marker(pytest.mark.services)
-        if E2E in item.path.parents:
-            # `--dist loadgroup`: one server and one chromium per module (module fixtures), and
-            # its tests share screenshot folders, which each test clears as it begins.
-            item.add_marker(pytest.mark.xdist_group(f"e2e-{item.path.stem}"))
