@@ -7,6 +7,10 @@ STAMP := $(VENV)/.installed-stamp
 # where some shells already export a HOST of their own).
 HOST := 127.0.0.1
 PORT := 8000
+# `make test WORKERS=4`: pytest-xdist workers. Much of the suite waits (servers and browsers
+# started, processes stopped), so more workers than the cores keep them busy; WORKERS=0 runs
+# every test in pytest's own process.
+WORKERS := 3
 
 .PHONY: run test lint types imports pytest bench clean
 
@@ -34,7 +38,7 @@ imports: $(STAMP)
 	$(BIN)/python tools/check_engine_imports.py
 
 pytest: $(STAMP)
-	$(BIN)/pytest
+	$(BIN)/pytest -n $(WORKERS) --dist loadfile
 
 bench: $(STAMP)
 	$(BIN)/deaddrop station bench tests/scenarios/station

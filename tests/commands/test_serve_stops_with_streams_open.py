@@ -19,7 +19,7 @@ import httpx
 import pytest
 
 from deaddrop.server.security_headers import HEADERS
-from tests.e2e.harness import _wait_until_up, free_port
+from tests.e2e.harness import wait_until_serving
 from tests.server.live.test_live_two_processes import NAMES, Player, start_game
 from tests.server.visitor import csrf_token_in
 
@@ -33,21 +33,19 @@ _TABLE = re.compile(r"/cards/t/([A-Za-z0-9_-]+)")
 @contextmanager
 def serve(var_dir: Path) -> Iterator[tuple[str, subprocess.Popen[bytes], Path]]:
     """`deaddrop serve` on a free port with its own SQLite file; killed if still running."""
-    port = free_port()
     env = {**os.environ, "DEADDROP_VAR_DIR": str(var_dir), "SMTP_HOST": ""}
     for name in ("DATABASE_URL", "REDIS_URL", "DEADDROP_TEST_CLOCK_FILE"):
         env.pop(name, None)
     log_path = var_dir / "server.log"
     with log_path.open("w") as log:
         process = subprocess.Popen(
-            [sys.executable, "-m", "deaddrop.cli", "serve", "--port", str(port)],
+            [sys.executable, "-m", "deaddrop.cli", "serve", "--port", "0"],
             env=env,
             stdout=log,
             stderr=subprocess.STDOUT,
         )
         try:
-            base = f"http://127.0.0.1:{port}"
-            _wait_until_up(base, process, log_path)
+            base = wait_until_serving(process, log_path)
             yield base, process, log_path
         finally:
             if process.poll() is None:

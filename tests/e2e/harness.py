@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import os
+import re
 import shutil
-import socket
 import subprocess
 import sys
 import time
@@ -34,31 +34,20 @@ def need_browser() -> None:
     pytest.skip(message)
 
 
-def free_port() -> int:
-    """A TCP port nobody listens on right now."""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
-
-
 @contextmanager
 def running_server(var_dir: Path, extra_env: dict[str, str] | None = None) -> Iterator[str]:
     """`deaddrop serve` on a free port with its own SQLite database; yields the base URL."""
-    port = free_port()
     env = {**os.environ, "DEADDROP_VAR_DIR": str(var_dir), **(extra_env or {})}
     env.pop("DATABASE_URL", None)
     log = (var_dir / "server.log").open("w")
     process = subprocess.Popen(
-        [sys.executable, "-m", "deaddrop.cli", "serve", "--port", str(port)],
+        [sys.executable, "-m", "deaddrop.cli", "serve", "--port", "0"],
         env=env,
         stdout=log,
         stderr=subprocess.STDOUT,
     )
-    base = f"http://127.0.0.1:{port}"
     try:
-        _wait_until_up(base, process, var_dir / "server.log")
-        yield base
+        yield wait_until_serving(process, var_dir / "server.log")
     finally:
         process.terminate()
         try:
@@ -68,18 +57,34 @@ def running_server(var_dir: Path, extra_env: dict[str, str] | None = None) -> It
         log.close()
 
 
-def _wait_until_up(base: str, process: subprocess.Popen[bytes], log: Path) -> None:
-    """Poll the health endpoint until the server answers (or give up after 30 s)."""
-    deadline = time.monotonic() + 30
+STARTUP_SECONDS = 120
+"""How long a server may take to come up: seconds alone, but a minute and more on a machine
+that runs other servers, browsers and test workers at the same time. Only a failure waits."""
+_LISTENING = re.compile(r"Uvicorn running on (http://127\.0\.0\.1:\d+)")
+
+
+def wait_until_serving(process: subprocess.Popen[bytes], log: Path) -> str:
+    """The base URL of a `deaddrop serve --port 0` once it answers (or give up).
+
+    Port 0: the kernel picks a free port as the server binds it, so servers started at once
+    (pytest-xdist workers) never race for one; uvicorn's log says which port it got.
+    """
+    deadline = time.monotonic() + STARTUP_SECONDS
+    base = None
     while time.monotonic() < deadline:
         if process.poll() is not None:
             raise RuntimeError(f"the server exited early:\n{log.read_text()}")
-        try:
-            with urllib.request.urlopen(f"{base}/api/health", timeout=1) as answer:
-                if answer.status == 200:
-                    return
-        except OSError:
-            time.sleep(0.2)
+        if base is None:
+            found = _LISTENING.search(log.read_text())
+            base = found.group(1) if found else None
+        if base is not None:
+            try:
+                with urllib.request.urlopen(f"{base}/api/health", timeout=1) as answer:
+                    if answer.status == 200:
+                        return base
+            except OSError:
+                pass
+        time.sleep(0.05)
     raise RuntimeError(f"the server did not come up:\n{log.read_text()}")
 
 

@@ -18,16 +18,19 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 import pytest
+from argon2 import PasswordHasher
 from litestar import Litestar
 from litestar.testing import TestClient
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from deaddrop.server.accounts import passwords
 from deaddrop.server.app import create_app
 from deaddrop.server.db.engine import create_engine
 from deaddrop.server.db.migrate import upgrade_head
 from deaddrop.server.settings import Settings
 from tests.server.visitor import Visitor
+from tests.workers import create_database_if_missing
 
 T = TypeVar("T")
 BACKENDS = ("sqlite", "postgresql")
@@ -67,6 +70,7 @@ def postgres_problem(url: str) -> str | None:
             await engine.dispose()
 
     try:
+        create_database_if_missing(url)  # under xdist: this worker's own database
         asyncio.run(asyncio.wait_for(probe(), timeout=10))
     except Exception as error:
         return f"{type(error).__name__}: {error}"
@@ -137,6 +141,19 @@ def _run_sql(url: str, statement: str) -> None:
             await engine.dispose()
 
     asyncio.run(run())
+
+
+REAL_PASSWORD_TESTS = frozenset({"test_signup.py", "test_login.py", "test_password.py"})
+"""The tests of the accounts' passwords themselves: they hash with the product's parameters."""
+
+
+@pytest.fixture(autouse=True)
+def quick_passwords(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Cheap argon2 parameters for the tests that sign people up but test no passwords: the
+    product's (64 MiB, three passes) cost a core a tenth of a second a hash, a sign-up, a
+    log-in, a password check, and most tests sign up two people or more."""
+    if request.path.name not in REAL_PASSWORD_TESTS:
+        monkeypatch.setattr(passwords, "_hasher", PasswordHasher(time_cost=1, memory_cost=1024))
 
 
 @pytest.fixture(params=BACKENDS)

@@ -7,9 +7,7 @@ import json
 
 import httpx
 import pytest
-from argon2 import PasswordHasher
 
-from deaddrop.server.accounts import passwords
 from tests.server.station.tabs_fixtures import (  # noqa: F401 (fixtures)
     RunDB,
     Table,
@@ -23,12 +21,6 @@ from tests.server.visitor import Visitor, csrf_token_in
 DB_INT_MAX = 2**31 - 1  # PostgreSQL's INTEGER, the narrowest column an id lands in
 HUGE = "9223372036854775808"  # one past SQLite's 64-bit integers
 PAST_POSTGRES = str(DB_INT_MAX + 1)  # one past PostgreSQL's INTEGER
-
-
-@pytest.fixture(autouse=True)
-def quick_passwords(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Cheap argon2 parameters: these tests sign up six people each, and test no passwords."""
-    monkeypatch.setattr(passwords, "_hasher", PasswordHasher(time_cost=1, memory_cost=1024))
 
 
 def _token(visitor: Visitor, page: str = "/") -> str:

@@ -5,12 +5,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
 from deaddrop.cards_sim.bench import Figures
 from deaddrop.cards_sim.simulate import Report, simulate
 from deaddrop.engine.cards.state import Options
+from deaddrop.progress import progress_bar
 
 
 def run_with_progress(
@@ -26,14 +26,7 @@ def run_with_progress(
     """Run the simulation, with a progress bar on stderr when `show`."""
     if not show:
         return simulate(players, bots, games, seed, options=options, turn_cap=turn_cap)
-    progress = Progress(
-        TextColumn("[bold]{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        console=Console(stderr=True),
-        transient=True,
-    )
+    progress = progress_bar()
     with progress:
         task = progress.add_task(f"{players} players: {','.join(bots)}", total=games)
 

@@ -1,4 +1,5 @@
-"""`deaddrop station …`: adjudicate scenarios, benchmark the Pouch, write random games, simulate."""
+"""`deaddrop station …`: adjudicate scenarios, benchmark the Pouch, write random games, simulate,
+weigh the balance at every table size, and time the bot levels."""
 
 from __future__ import annotations
 
@@ -25,7 +26,7 @@ BIRD_PLAYERS = [f"player{i}" for i in range(1, 11)]
 
 
 def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    """Add `station adjudicate`, `bench`, `random-games` and `simulate`."""
+    """Add `station adjudicate`, `bench`, `random-games`, `simulate`, `balance`, `bench-bots`."""
     station = commands.add_parser("station", help="Station: the hidden-role game")
     sub = station.add_subparsers(dest="station_command", required=True, metavar="COMMAND")
 
@@ -61,6 +62,31 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
         "--plot", type=Path, metavar="FILE", help="also draw the win rates (.png or .svg)"
     )
     simulate.set_defaults(handler=run_simulate)
+    _register_balance(sub)
+
+
+def _register_balance(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add `station balance` and `station bench-bots`."""
+    balance = sub.add_parser("balance", help="one bot level on every side at 6 to 10 players")
+    balance.add_argument("--bots", required=True, metavar="BOT", help="the level of every seat")
+    balance.add_argument("--games", type=_positive, required=True, help="games a table size")
+    balance.add_argument("--seed", type=int, default=1)
+    balance.add_argument("--json", action="store_true", help="print one JSON object")
+    balance.add_argument(
+        "--plot", type=Path, metavar="FILE", help="also draw the win rates (.png or .svg)"
+    )
+    balance.set_defaults(handler=run_balance)
+
+    bench = sub.add_parser("bench-bots", help="each bot level's decision time and games/s")
+    bench.add_argument("--players", type=int, default=10, choices=range(6, 11))
+    bench.add_argument("--games", type=_positive, default=20, help="games a level a round")
+    bench.add_argument("--rounds", type=_positive, default=3)
+    bench.add_argument("--seed", type=int, default=1)
+    bench.add_argument(
+        "--levels", metavar="A,B,...", help="levels to time (default: every level, random first)"
+    )
+    bench.add_argument("--json", action="store_true", help="print one JSON object")
+    bench.set_defaults(handler=run_bench_bots)
 
 
 def _positive(text: str) -> int:
@@ -222,3 +248,51 @@ def _simulate_lines(result: dict[str, Any]) -> list[str]:
     lines.append(f"games reaching the Day 10 Pouch: {result['day10_share']:.1%}")
     lines.append(f"games/s: {result['games_per_s']:,.1f}")
     return lines
+
+
+def run_balance(args: argparse.Namespace) -> int:
+    """Play one level on every side at every table size; print the table or one JSON object."""
+    from deaddrop.bots.station.registry import UnknownLevel, level
+    from deaddrop.station_sim import balance
+    from deaddrop.station_sim.plot import plot_format, plot_win_rates
+
+    try:
+        level(args.bots)
+        if args.plot is not None:
+            plot_format(args.plot)  # refused before any game is played
+    except (UnknownLevel, ValueError) as error:
+        print(f"station balance: {error}", file=sys.stderr)
+        return 2
+    show = balance.show_progress() and not args.json
+    results = balance.balance_with_progress(args.bots, args.games, args.seed, show=show)
+    if args.plot is not None:
+        try:
+            plot_win_rates(results, args.plot)
+        except OSError as error:
+            print(f"station balance: --plot: {error.strerror}: {args.plot}", file=sys.stderr)
+            return 2
+    if args.json:
+        print(json.dumps({"bots": args.bots, "seed": args.seed, "sizes": results}))
+    else:
+        balance.print_balance(args.bots, args.seed, results)
+    return 0
+
+
+def run_bench_bots(args: argparse.Namespace) -> int:
+    """Time every seat-day's bot call of each level; print the table or one JSON object."""
+    from deaddrop.bots.station.registry import UnknownLevel
+    from deaddrop.station_sim.bench_bots import bench_bots, bench_lines, default_levels
+
+    levels = args.levels.split(",") if args.levels else default_levels()
+    try:
+        benches = bench_bots(levels, args.players, args.games, args.seed, args.rounds)
+    except UnknownLevel as error:
+        print(f"station bench-bots: {error}", file=sys.stderr)
+        return 2
+    results = [bench.to_json() for bench in benches]
+    if args.json:
+        print(json.dumps({"levels": results}))
+        return 0
+    for line in bench_lines(results):
+        print(line)
+    return 0

@@ -24,7 +24,7 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.e2e.harness import _wait_until_up, free_port
+from tests.e2e.harness import wait_until_serving
 from tests.server.conftest import SECRET, Database
 from tests.server.visitor import PASSWORD, csrf_token_in
 
@@ -43,18 +43,16 @@ def serving(var_dir: Path, env: dict[str, str]) -> Iterator[str]:
     DATABASE_URL (and DATABASE_SCHEMA) must reach the process, so that both share one database.
     """
     var_dir.mkdir(parents=True)
-    port = free_port()
     log_path = var_dir / "server.log"
     with log_path.open("w") as log:
         process = subprocess.Popen(
-            [sys.executable, "-m", "deaddrop.cli", "serve", "--port", str(port)],
+            [sys.executable, "-m", "deaddrop.cli", "serve", "--port", "0"],
             env={**os.environ, "DEADDROP_VAR_DIR": str(var_dir), **env},
             stdout=log,
             stderr=subprocess.STDOUT,
         )
         try:
-            base = f"http://127.0.0.1:{port}"
-            _wait_until_up(base, process, log_path)
+            base = wait_until_serving(process, log_path)
             yield base
         finally:
             process.terminate()

@@ -29,8 +29,16 @@ from tests.server.station.games.conftest import (  # noqa: F401 (fixtures)
 def inbox() -> Iterator[Inbox]:
     """An SMTP server on 127.0.0.1 (a free port), running for the test; its received mail."""
     handler = Inbox()
-    controller = Controller(handler, hostname="127.0.0.1", port=free_port())
-    controller.start()
+    # aiosmtpd cannot bind port 0 (it connects to its port to see it up): a port free a moment
+    # ago may be taken by then, by another xdist worker's server, so try a few.
+    for attempt in range(5):
+        controller = Controller(handler, hostname="127.0.0.1", port=free_port())
+        try:
+            controller.start()
+            break
+        except OSError:
+            if attempt == 4:
+                raise
     handler.port = controller.port
     try:
         yield handler

@@ -10,25 +10,18 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 
 import pytest
-from argon2 import PasswordHasher
 from litestar import Litestar
 
-from deaddrop.server.accounts import passwords
 from deaddrop.server.app import create_app
 from deaddrop.server.settings import Settings
 from deaddrop.server.testing.clocks import ManualClock
+from tests.server.conftest import quick_passwords as quick_passwords  # suites import it here
 from tests.server.station.games.helpers import Person, RunDB, Table, open_table
 from tests.server.visitor import Visitor
 
 START = datetime(2026, 3, 27, 12, 0, tzinfo=UTC)
 """A Friday noon: the Sunday after is Berlin's switch to summer time."""
 NAMES = ("bob", "carol", "dave", "erin", "frank", "grace", "heidi", "ivan", "judy")
-
-
-@pytest.fixture(autouse=True)
-def quick_passwords(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Cheap argon2 parameters: these tests sign up many people, and test no passwords."""
-    monkeypatch.setattr(passwords, "_hasher", PasswordHasher(time_cost=1, memory_cost=1024))
 
 
 @pytest.fixture
