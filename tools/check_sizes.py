@@ -18,8 +18,6 @@ MAX_FUNCTION_LINES = 60
 SKIPPED = ("deaddrop/server/db/migrations/",)
 PENDING = {
     "deaddrop/bots/cards/heuristic.py": "474 lines: being split with the Cards bots' own work",
-    "deaddrop/bots/station/heuristic.py": "427 lines: being split with the Station bots' own work",
-    "deaddrop/bots/station/suspicion.py": "suspicion(), 70 lines: with the Station bots' work",
     "deaddrop/cards_terminal/describe.py": "log_line(), 62 lines: goes with one Cards phrasebook",
 }
 

@@ -10,6 +10,7 @@ table deals once, S1) marks its author a liar.
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Callable
 
 from deaddrop.bots.station.known import Known
 from deaddrop.engine.station.claims import (
@@ -102,19 +103,7 @@ def suspicion(known: Known, private: bool = True) -> dict[str, float]:
     for (_, sender), count in _sent(known).items():
         add(sender, WHISPER_SENT * count)
     if private:
-        for day, result in known.results:
-            kind = result.get("kind")
-            target = str(result.get("target", ""))
-            if kind == "analyst":
-                add(target, OWN_COMPROMISED if result["reading"] == "COMPROMISED" else OWN_CLEAR)
-            elif kind == "safehouse_needed":
-                add(target, SAFEHOUSE_NEEDED)
-            elif kind == "watcher" and known.liquidated.get(target) == day:
-                visitors = [v for v in result["visitors"] if v != known.me]
-                for visitor in visitors:  # S18: the performer visited the victim
-                    add(visitor, VISITOR_OF_VICTIM / len(visitors))
-            elif kind == "shadow" and known.liquidated.get(result.get("visited") or "") == day:
-                add(target, VISITOR_OF_VICTIM / 2)
+        _add_own_results(known, add)
     told: list[tuple[str, Claim]] = [
         (s.author, s.claim)
         for s in known.claims
@@ -141,6 +130,33 @@ def suspicion(known: Known, private: bool = True) -> dict[str, float]:
             add(claim.target, VISITOR_OF_VICTIM / 2 * weight)
         elif isinstance(claim, StanceClaim) and weight > 0 and score.get(author, 0.0) <= 0:
             add(claim.target, 0.5 if claim.stance == "suspect" else -0.5)
+    _add_votes(known, add, private)
+    return score
+
+
+Add = Callable[[str | None, float], None]
+"""Adds to one player's suspicion score (a name outside the scored players is ignored)."""
+
+
+def _add_own_results(known: Known, add: Add) -> None:
+    """This seat's own results (S19): readings, a needed safehouse, visitors of a victim."""
+    for day, result in known.results:
+        kind = result.get("kind")
+        target = str(result.get("target", ""))
+        if kind == "analyst":
+            add(target, OWN_COMPROMISED if result["reading"] == "COMPROMISED" else OWN_CLEAR)
+        elif kind == "safehouse_needed":
+            add(target, SAFEHOUSE_NEEDED)
+        elif kind == "watcher" and known.liquidated.get(target) == day:
+            visitors = [v for v in result["visitors"] if v != known.me]
+            for visitor in visitors:  # S18: the performer visited the victim
+                add(visitor, VISITOR_OF_VICTIM / len(visitors))
+        elif kind == "shadow" and known.liquidated.get(result.get("visited") or "") == day:
+            add(target, VISITOR_OF_VICTIM / 2)
+
+
+def _add_votes(known: Known, add: Add, private: bool) -> None:
+    """The vote record: a vote against me (I know my side), and votes the Cable judged (S23)."""
     for day, voter, vote in known.votes:
         if private and vote == known.me and not is_ring(known.role):
             add(voter, VOTED_AGAINST_ME)  # I know I am not the Ring
@@ -149,7 +165,6 @@ def suspicion(known: Known, private: bool = True) -> dict[str, float]:
             continue
         # S23: the recalled player's faction tells who voted well
         add(voter, RECALLED_RING if known.dead.get(vote or "") == "ring" else RECALLED_STATION)
-    return score
 
 
 def _sent(known: Known) -> dict[tuple[int, str], int]:
