@@ -1,0 +1,142 @@
+"""The search bots, ismcts and master: legal, seeded, and blind to what their view hides (C13)."""
+
+from __future__ import annotations
+
+import copy
+import random
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from deaddrop.bots.cards.base import CardsBot
+from deaddrop.bots.cards.ismcts import IsmctsBot
+from deaddrop.bots.cards.master import MasterBot, Option, Weighed
+from deaddrop.bots.cards.play import play_game
+from deaddrop.bots.cards.registry import BOT_NAMES, make_bot
+from deaddrop.engine.cards import (
+    Action,
+    Deal,
+    EndTurn,
+    Grab,
+    Options,
+    SellSecrets,
+    Setup,
+    State,
+    SwapStash,
+    apply,
+    legal_actions,
+    new_game,
+    view,
+)
+from deaddrop.engine.cards.inference import CONSISTENT, belief_from_view, drop_distribution
+from deaddrop.engine.core.errors import IllegalAction
+from tests.bots.cards.test_expert import PIN_DEAL, Uniform
+from tests.engine.cards.helpers import README_DEAL, play, table
+
+Factory = Callable[[int], CardsBot]
+SEARCHERS: dict[str, Factory] = {
+    "ismcts": lambda seed: IsmctsBot(seed, iterations=60),
+    "master": MasterBot,
+}
+
+
+def test_the_search_bots_are_levels_and_master_is_the_top_one() -> None:
+    assert BOT_NAMES[-1] == "master" and "ismcts" in BOT_NAMES
+    assert make_bot("ismcts", 1).name == "ismcts" and make_bot("master", 1).name == "master"
+
+
+@pytest.mark.parametrize("name", SEARCHERS)
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_c13_search_bots_play_whole_games_legally_from_views(name: str, players: int) -> None:
+    decisions = 0
+    for seed in range(2):
+        bots: list[Any] = [Uniform(seed + s) for s in range(players)]
+        bots[::2] = [SEARCHERS[name](seed + s) for s in range(0, players, 2)]
+        setup = Setup(players, seed, Options(grab_face_down=seed == 1, tokens_to_win=2))
+        # The driver raises on an illegal action; its turn cap ends rounds nobody grabs in.
+        result = play_game(setup, bots, turn_cap=60)
+        decisions += len(result.actions)
+        assert result.state.pending is None or result.voided_rounds
+    assert decisions > 10
+
+
+@pytest.mark.parametrize("name", SEARCHERS)
+def test_c13_a_seed_and_the_same_views_give_the_same_choices(name: str) -> None:
+    def choices(seed: int) -> list[Action]:
+        state = new_game(Setup(3, 11, Options(tokens_to_win=1)))
+        bots = [SEARCHERS[name](seed), Uniform(5), SEARCHERS[name](seed + 1)]
+        out = []
+        for _ in range(60):
+            if state.pending is None:
+                break
+            seat = state.pending.seat
+            action = bots[seat].choose(copy.deepcopy(view(state, seat)))
+            out.append(action)
+            state, _ = apply(state, action)
+        return out
+
+    assert choices(4) == choices(4)
+
+
+@pytest.mark.parametrize("name", SEARCHERS)
+def test_c13_same_view_same_answer_whatever_the_hidden_cards(name: str) -> None:
+    # Two tables that differ only in what seat 0 cannot see: The Drop and a card of seat 2.
+    twin = Deal.of(4, README_DEAL.stash, ((0, 0, 1), (1, 2, 3), (0, 2, 5)))
+    rng = random.Random(3)
+    asked = 0
+    for seed in range(4):
+        a, b = table(README_DEAL, seed % 3), table(twin, seed % 3)
+        bot_a, bot_b = SEARCHERS[name](seed), SEARCHERS[name](seed)
+        for _ in range(30):
+            if a.pending is None or b.pending is None or view(a, 0) != view(b, 0):
+                break  # a round ended, or the bot's own sale told the tables apart (C7)
+            if a.pending.seat == 0:
+                action = bot_a.choose(view(a, 0))
+                assert bot_b.choose(view(b, 0)) == action
+                asked += 1
+            else:
+                keep = [o for o in legal_actions(a) if _same_view(a, b, o)]
+                if not keep:
+                    break
+                action = rng.choice(keep)
+            a, _ = apply(a, action)
+            b, _ = apply(b, action)
+    assert asked >= 10
+
+
+def _same_view(a: State, b: State, action: Action) -> bool:
+    try:
+        after_a, after_b = apply(a, action)[0], apply(b, action)[0]
+    except IllegalAction:
+        return False
+    return view(after_a, 0) == view(after_b, 0)
+
+
+@pytest.mark.parametrize("name", SEARCHERS)
+def test_c8_search_bots_grab_when_the_posterior_pins_the_drop(name: str) -> None:
+    state, _ = play(table(PIN_DEAL, 0), SellSecrets(0, 1, (2, 3)))
+    assert SEARCHERS[name](0).choose(view(state, 0)) == Grab(0, (2, 3))
+
+
+def test_master_weighs_the_exact_posterior_and_the_options_it_chose_between() -> None:
+    master = MasterBot(2)
+    state, _ = play(table(README_DEAL, 0), SwapStash(0, 1, 3))  # seat 0 now holds 0 0 3
+    seat_view = view(state, 0)
+    choice = master.choose(seat_view)
+    weighed = master.weighed
+    assert isinstance(weighed, Weighed)
+    exact = drop_distribution(belief_from_view(seat_view, CONSISTENT))
+    assert weighed.drop == tuple(exact.get(v, 0.0) for v in range(6))
+    assert weighed.options[0].action == choice
+    assert {o.action for o in weighed.options} <= {EndTurn(0), Grab(0, (0, 0)), Grab(0, (0, 3))}
+    grab = next(o for o in weighed.options if isinstance(o.action, Grab))
+    assert isinstance(grab.action, Grab)
+    assert grab.score == weighed.drop[sum(grab.action.pair)]  # C8: a grab is worth its chance
+    main = MasterBot(2)
+    first = main.choose(view(table(README_DEAL, 0), 0))
+    assert main.weighed is not None and main.weighed.options[0].action == first
+    assert 1 <= len(main.weighed.options) <= 3
+    assert all(isinstance(o, Option) for o in main.weighed.options)
+    searched = [o.rounds for o in main.weighed.options if o.rounds is not None]
+    assert all(0.0 <= r <= 1.0 for r in searched)
