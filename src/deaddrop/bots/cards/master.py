@@ -2,10 +2,14 @@
 
 At its main action (C4–C7) it scores every option as the expert does and searches the close
 calls: the expert's best few options that score within CLOSE of the best. At the end of its
-turn (C8) it weighs the likeliest grab, worth exactly its posterior chance of matching The
-Drop, against ending the turn. A search draws guesses at the hidden cards from the exact
-posterior of its view (`determinize`), the same guesses for every option (common random
-numbers), plays each option out to the round's end with the expert-like playout policy at
+turn (C8), with three or four seats at the table, it weighs the likeliest grab, worth exactly
+its posterior chance of matching The Drop, against ending the turn; at a table of two it
+grabs by the expert's rule (C8, τ = 0.9). Why: with one opponent a failed grab hands them the
+round at once (C9), and the playouts' cheap counting beliefs misjudge how soon that opponent
+grabs; searched, the master failed 716 grabs in 1,000 two-player games to the expert's 153
+and lost the pairing. A search draws guesses at the hidden cards from the exact posterior
+of its view (`determinize`), the same guesses for every option (common random numbers),
+plays each option out to the round's end with the expert-like playout policy at
 every seat (`playout`), and values it by the share of rounds the master won. The master
 leaves the expert's choice only when the search says another option wins at least MARGIN
 more rounds: measured against the expert, playouts alone choose worse than its one-step
@@ -111,9 +115,14 @@ class MasterBot:
         best = max(grabs, key=lambda a: drop[sum(a.pair)] if isinstance(a, Grab) else 0.0)
         assert isinstance(best, Grab)
         q = drop[sum(best.pair)]
-        expert_grabs = q >= grab_threshold(view) - 1e-9
+        if view["players"] == 2:  # the expert's own choice, its tie-breaks included
+            chosen = self.expert.choose(view)
+            best = chosen if isinstance(chosen, Grab) else best
+            expert_grabs = isinstance(chosen, Grab)
+        else:
+            expert_grabs = q >= grab_threshold(view) - 1e-9
         first, second = (best, end) if expert_grabs else (end, best)
-        if q >= 1.0 - 1e-9 or q < LONG_SHOT:
+        if view["players"] == 2 or q >= 1.0 - 1e-9 or q < LONG_SHOT:
             weighed = [Option(first, q if first is best else 0.0, None)]
             weighed.append(Option(second, q if second is best else 0.0, None))
             return self._settle(drop, weighed, False)
