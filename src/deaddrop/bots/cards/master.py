@@ -56,7 +56,9 @@ class Option:
     score: float
     """The expert's score: its one-step value for a main action, the match chance for a grab."""
     rounds: float | None
-    """The share of searched playouts whose round the master won; None if not searched."""
+    """The share of searched playouts whose round the master won; None if not searched; for
+    an option whose search stopped early (it could no longer overrule), the most it could
+    still have won."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,7 +101,7 @@ class MasterBot:
         belief = self.expert.belief(view)
         top = ranked[0][0]
         close = [a for score, a in ranked[:CANDIDATES] if score >= top - CLOSE]
-        rounds = self._search(view, belief, close) if len(close) > 1 else [None]
+        rounds = self._search(view, belief, close, prune=True) if len(close) > 1 else [None]
         searched = dict(zip(close, rounds, strict=True))
         weighed = [Option(a, score, searched.get(a)) for score, a in ranked[:CANDIDATES]]
         return self._settle(drop_dist(belief), weighed, len(close) > 1)
@@ -147,21 +149,45 @@ class MasterBot:
         return choice.action
 
     def _search(
-        self, view: Mapping[str, Any], belief: Belief, candidates: Sequence[Action]
+        self,
+        view: Mapping[str, Any],
+        belief: Belief,
+        candidates: Sequence[Action],
+        prune: bool = False,
     ) -> list[float | None]:
-        """Each candidate's share of round wins over the same posterior guesses."""
+        """Each candidate's share of round wins over the same posterior guesses.
+
+        With `prune`, candidates come in the expert's order and a candidate stops once even
+        winning every playout left could not lift it MARGIN above the choice so far (the
+        rule of `_settle`); its value is then that bound, which `_settle` never picks. The
+        choice is the same as with every playout played, in less time.
+        """
         sampler = posterior_sampler(belief)
         drop = drop_dist(belief)
         seat = view["viewer"]
         guesses = [sampler.draw(self._rng) for _ in range(self.playouts)]
         seeds = [self._rng.getrandbits(32) for _ in guesses]
+        count = len(guesses)
         values: list[float | None] = []
+        chosen: float | None = None  # the share of the choice so far
         for action in candidates:
-            total = 0.0
+            total, played = 0.0, 0
             for config, seed in zip(guesses, seeds, strict=True):
+                hopeless = (
+                    chosen is not None and total + count - played < (chosen + MARGIN) * count - 1e-9
+                )
+                if prune and hopeless:
+                    break
                 world = world_from_view(view, config)
                 world.play(action)
                 winner, left = Playout(world, seat, drop, random.Random(seed)).run()
                 total += 1.0 if winner == seat else (1.0 / left if winner is None else 0.0)
-            values.append(total / len(guesses))
+                played += 1
+            if played < count:
+                values.append((total + count - played) / count)
+                continue
+            share = total / count
+            values.append(share)
+            if chosen is None or share >= chosen + MARGIN:
+                chosen = share
         return values

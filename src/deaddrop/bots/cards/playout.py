@@ -134,13 +134,17 @@ class Playout:
         now = hand_value(hand, drop)
         best, best_value = None, now + 1e-9
         chances: list[Action] = []
+        values: dict[tuple[int, int], float] = {}  # one hand value per card given and taken
         for option in options:
             if isinstance(option, SwapStash) or (
                 isinstance(option, ShareInfo) and option.take is not None
             ):
                 take = option.take
                 assert take is not None
-                value = hand_value(moved(hand, option.give, take), drop)
+                trade = (option.give, take)
+                if trade in values:
+                    continue  # the same value as an earlier option, which keeps the lead
+                value = values[trade] = hand_value(moved(hand, option.give, take), drop)
                 if value > best_value:
                     best, best_value = option, value
             elif isinstance(option, ShareInfo | SellSecrets):
