@@ -108,3 +108,33 @@ def test_master_weighs_the_exact_posterior_and_the_options_it_chose_between() ->
     assert all(isinstance(o, Option) for o in main.weighed.options)
     searched = [o.rounds for o in main.weighed.options if o.rounds is not None]
     assert all(0.0 <= r <= 1.0 for r in searched)
+
+
+def test_c8_ismcts_rollouts_grab_only_a_pair_matching_the_guessed_drop() -> None:
+    from deaddrop.bots.cards.ismcts import _certain_grab
+    from deaddrop.bots.cards.world import GRAB, World
+
+    world = World(2, 3, [(0, 1, 2, 4, 0), (0, 0, 1, 1, 2)], (3, 5), [], 0, GRAB)
+    assert _certain_grab(world) == Grab(0, (1, 2))
+    world.drop = 5  # 0 1 2 4 0: no two cards make 5
+    assert _certain_grab(world) == EndTurn(0)
+
+
+class _Unpruned(MasterBot):
+    """The master with every playout of every close call played."""
+
+    def _search(self, view: Any, belief: Any, candidates: Any, prune: bool = False) -> Any:
+        return super()._search(view, belief, candidates, prune=False)
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_master_stopping_hopeless_options_early_never_changes_its_choice(players: int) -> None:
+    pruned, unpruned = MasterBot(5), _Unpruned(5)
+    state = new_game(Setup(players, 11, Options()))
+    for _ in range(40):
+        if state.pending is None:
+            break
+        seat_view = view(state, state.pending.seat)
+        choice = pruned.choose(seat_view)
+        assert unpruned.choose(seat_view) == choice
+        state, _ = apply(state, choice)
