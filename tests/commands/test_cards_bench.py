@@ -8,7 +8,7 @@ import pytest
 
 from deaddrop.cli import main
 
-QUICK = ["--runs", "1", "--seconds", "0.05", "--expert-games", "1"]
+QUICK = ["--runs", "1", "--seconds", "0.05", "--expert-games", "1", "--search-games", "1"]
 
 
 def test_bench_json_holds_every_figure(capsys: pytest.CaptureFixture[str]) -> None:
@@ -22,6 +22,9 @@ def test_bench_json_holds_every_figure(capsys: pytest.CaptureFixture[str]) -> No
         times = figures["expert_decision_ms"]
         assert 0 < times["median"] <= times["p99"]
         assert figures["expert_decisions"] > 0
+        searched = figures["search_decision_ms"]
+        assert set(searched) == {"master", "ismcts"}
+        assert all(0 < t["median"] <= t["p99"] and t["decisions"] > 0 for t in searched.values())
 
 
 def test_bench_text_prints_the_figures_side_by_side(capsys: pytest.CaptureFixture[str]) -> None:
@@ -30,6 +33,7 @@ def test_bench_text_prints_the_figures_side_by_side(capsys: pytest.CaptureFixtur
     for text in ("2 players", "4 players", "random-bot games/s", "engine alone", "posterior"):
         assert text in out
     assert "expert decision, median ms" in out and "expert decision, p99 ms" in out
+    assert "master decision, p99 ms" in out and "ismcts decision, median ms" in out
     assert "pass" not in out.replace("pass/fail", "")
 
 

@@ -191,3 +191,23 @@ def test_counts_of_one_are_singular_in_the_terminal() -> None:
 def test_the_command_help_carries_no_rule_codes() -> None:
     assert "Grab The Drop with A and B" in (COMMANDS_HELP or "")
     assert not re.findall(r"\bC\d{1,2}\b", COMMANDS_HELP or "")
+
+
+def test_after_the_game_the_notebook_shows_the_masters_hint_on_asking() -> None:
+    from rich.console import Console
+
+    from deaddrop.cards_terminal.session import play_in_terminal
+    from deaddrop.engine.cards import Options
+
+    def read(prompt: str) -> str:
+        return "hint" if "master" in prompt else "1"  # option 1 in play, then ask for the hint
+
+    console = Console(file=io.StringIO(), width=120)
+    options = Options(tokens_to_win=1)
+    status = play_in_terminal(
+        console, 2, ["heuristic"], 3, options=options, notebook=True, read=read
+    )
+    out = console.file.getvalue()  # type: ignore[attr-defined]
+    assert status == 0
+    assert "Hint: what the master weighed" in out
+    assert "rounds won in playouts" in out and "The master would" in out

@@ -1,4 +1,4 @@
-"""Speed figures for Cards: random games/s, posterior updates/s, expert decision times.
+"""Speed figures for Cards: random games/s, posterior updates/s, bots' decision times.
 
 Benchmarks print figures; they never pass or fail on time (DESIGN.md).
 """
@@ -117,20 +117,36 @@ class _Timed:
         return action
 
 
-def expert_decision_times(players: int, games: int, seed: int = 1) -> list[float]:
-    """Seconds per expert decision, over games of one expert against heuristic and random."""
+def decision_times(name: str, players: int, games: int, seed: int = 1) -> list[float]:
+    """Seconds per decision of one bot `name`, the other seats played by OTHERS[name] in turn."""
     times: list[float] = []
-    others = ("heuristic", "random")
+    others = OTHERS.get(name, ("expert",))
     for game in range(games):
-        expert_seat = game % players
+        timed_seat = game % players
         deciders: list[Any] = []
         for seat in range(players):
-            if seat == expert_seat:
-                deciders.append(_Timed(make_bot("expert", seed + game), times))
+            if seat == timed_seat:
+                deciders.append(_Timed(make_bot(name, seed + game), times))
             else:
-                deciders.append(make_bot(others[seat % 2], seed + game * players + seat))
+                other = others[seat % len(others)]
+                deciders.append(make_bot(other, seed + game * players + seat))
         play_game(Setup(players, seed + game), deciders)
     return times
+
+
+OTHERS: dict[str, tuple[str, ...]] = {
+    "expert": ("heuristic", "random"),
+    "master": ("expert", "heuristic"),
+    "ismcts": ("expert", "heuristic"),
+}
+"""Who sits with the timed bot: the search bots are timed against the expert first."""
+SEARCHERS = ("master", "ismcts")
+"""The search bots whose decision times the bench prints beside the expert's."""
+
+
+def expert_decision_times(players: int, games: int, seed: int = 1) -> list[float]:
+    """Seconds per expert decision, over games of one expert against heuristic and random."""
+    return decision_times("expert", players, games, seed)
 
 
 @dataclass(slots=True)
@@ -151,6 +167,8 @@ class Figures:
     """99th-percentile expert decision time."""
     expert_decisions: int
     """Expert decisions timed."""
+    searchers: dict[str, tuple[float, float, int]]
+    """Each search bot's median ms, p99 ms and decisions timed."""
 
     def to_json(self) -> dict[str, Any]:
         """The figures as JSON."""
@@ -161,11 +179,25 @@ class Figures:
             "posterior_updates_per_s": self.updates_per_s,
             "expert_decision_ms": {"median": self.expert_median_ms, "p99": self.expert_p99_ms},
             "expert_decisions": self.expert_decisions,
+            "search_decision_ms": {
+                name: {"median": median, "p99": p99, "decisions": n}
+                for name, (median, p99, n) in self.searchers.items()
+            },
         }
 
 
+def _summary(times: list[float]) -> tuple[float, float, int]:
+    ordered = sorted(times)
+    return 1000 * statistics.median(ordered), 1000 * percentile(ordered, 99), len(ordered)
+
+
 def bench(
-    players: Sequence[int], seconds: float, runs: int, expert_games: int, models: Sequence[str]
+    players: Sequence[int],
+    seconds: float,
+    runs: int,
+    expert_games: int,
+    models: Sequence[str],
+    search_games: int = 4,
 ) -> list[Figures]:
     """Every figure for each player count."""
     out: list[Figures] = []
@@ -176,16 +208,9 @@ def bench(
             model: statistics.median(posterior_updates_per_s(count, seconds, runs, model))
             for model in models
         }
-        times = sorted(expert_decision_times(count, expert_games))
-        out.append(
-            Figures(
-                count,
-                games,
-                engine,
-                updates,
-                1000 * statistics.median(times),
-                1000 * percentile(times, 99),
-                len(times),
-            )
-        )
+        expert = _summary(expert_decision_times(count, expert_games))
+        searchers = {
+            name: _summary(decision_times(name, count, search_games)) for name in SEARCHERS
+        }
+        out.append(Figures(count, games, engine, updates, *expert, searchers))
     return out

@@ -87,6 +87,13 @@ def print_bench(figures: Sequence[Figures], runs: int, seconds: float) -> None:
     table.add_row("expert decision, median ms", *(f"{f.expert_median_ms:.2f}" for f in figures))
     table.add_row("expert decision, p99 ms", *(f"{f.expert_p99_ms:.2f}" for f in figures))
     table.add_row("expert decisions timed", *(str(f.expert_decisions) for f in figures))
+    for name in figures[0].searchers if figures else ():
+        for column, label in ((0, "median ms"), (1, "p99 ms")):
+            table.add_row(
+                f"{name} decision, {label}",
+                *(f"{f.searchers[name][column]:.2f}" for f in figures),
+            )
+        table.add_row(f"{name} decisions timed", *(str(f.searchers[name][2]) for f in figures))
     console.print(table)
     console.print(
         f"{runs} runs of {seconds:g} s per throughput figure; one core; "

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from deaddrop.engine.cards.actions import (
@@ -111,7 +111,7 @@ def log_line(entry: Mapping[str, Any], names: Names) -> str | None:
     return None
 
 
-def option_label(action: Action, names: Names) -> str:
+def option_label(action: Action, names: Callable[[int], str]) -> str:
     """A legal option as a short menu label, e.g. "sell to Seat 1: show 1+3"."""
     if isinstance(action, ShareInfo):
         if action.take is not None:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.columns import Columns
 from rich.panel import Panel
@@ -12,6 +12,9 @@ from rich.text import Text
 
 from deaddrop.cards_terminal.describe import Names, cards, count, option_label
 from deaddrop.engine.cards.actions import Action
+
+if TYPE_CHECKING:  # the hint needs the master, imported only when a hint is asked for
+    from deaddrop.bots.cards.hint import Hint
 
 _DECISIONS = {
     "action": "to take an action",
@@ -103,3 +106,26 @@ def notebook_panel(drop: Mapping[int, float], hand: Sequence[int], model: str) -
     else:
         body.add_row("No pair in your hand can match The Drop.")
     return Panel(body, title=f"Notebook (exact posterior, model {model})", expand=False)
+
+
+def hint_panel(hint: Hint, names: Names) -> Panel:
+    """What the master weighed at the person's last decision: The Drop and its top options."""
+    drop = Table(box=None, show_header=True, header_style="bold")
+    drop.add_column("Drop")
+    drop.add_column("chance", justify="right")
+    for value, p in enumerate(hint.drop):
+        drop.add_row(str(value), f"{100 * p:5.1f}%")
+    options = Table(box=None, show_header=True, header_style="bold")
+    options.add_column("option")
+    options.add_column("expert's score", justify="right")
+    options.add_column("rounds won in playouts", justify="right")
+    for option in hint.options:
+        won = "—" if option.rounds is None else f"{100 * option.rounds:.0f}%"
+        options.add_row(option_label(option.action, names), f"{option.score:.3f}", won)
+    body = Table.grid()
+    body.add_row(f"Round {hint.round}: you chose {option_label(hint.taken, names)}.")
+    body.add_row(drop)
+    body.add_row(options)
+    chosen = hint.options[0].action
+    body.add_row(f"The master would {option_label(chosen, names)} ({hint.playouts} playouts each).")
+    return Panel(body, title="Hint: what the master weighed", expand=False)

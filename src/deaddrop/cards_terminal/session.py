@@ -14,7 +14,13 @@ from deaddrop.bots.cards.registry import make_bot
 from deaddrop.cards_terminal.describe import Names, command_for, log_line
 from deaddrop.cards_terminal.parse import ParseError, parse_action
 from deaddrop.cards_terminal.parse import __doc__ as COMMANDS_HELP
-from deaddrop.cards_terminal.render import menu, notebook_panel, round_table, table_panel
+from deaddrop.cards_terminal.render import (
+    hint_panel,
+    menu,
+    notebook_panel,
+    round_table,
+    table_panel,
+)
 from deaddrop.engine.cards.actions import Action
 from deaddrop.engine.cards.legal import legal_actions_for_view
 from deaddrop.engine.cards.state import Options, Setup
@@ -67,6 +73,8 @@ class TerminalPerson:
         self.notebook = notebook
         self.echo = echo  # print what was typed when input is not a terminal (a transcript)
         self._seen = 0
+        self.last_decision: tuple[Mapping[str, Any], Action] | None = None
+        """The view of the person's last main action or grab, and what they chose (a hint's)."""
 
     def catch_up(self, view: Mapping[str, Any]) -> None:
         """Print the log entries this seat has not been shown yet, with round reveals."""
@@ -105,9 +113,13 @@ class TerminalPerson:
                 self._help(options)
                 continue
             try:
-                return parse_action(text, view["viewer"], options)
+                action = parse_action(text, view["viewer"], options)
             except ParseError as error:
                 self.console.print(f"[red]Not understood:[/red] {error}", highlight=False)
+                continue
+            if view["pending"]["kind"] in ("action", "grab"):
+                self.last_decision = (view, action)
+            return action
 
     def refused(self, error: IllegalAction) -> None:
         """The engine refused the choice: say why (the rule and its message)."""
@@ -164,4 +176,21 @@ def play_in_terminal(
     console.print(f"[bold]Final tokens:[/bold] {tokens}")
     if table.voided_rounds:
         console.print(f"Voided rounds (turn cap): {', '.join(map(str, table.voided_rounds))}")
+    if posterior is not None:
+        offer_hint(console, person, names)
     return 0
+
+
+def offer_hint(console: Console, person: TerminalPerson, names: Names) -> None:
+    """After the game: on "hint", show what the master weighed at the person's last decision."""
+    if person.last_decision is None:
+        return
+    try:
+        text = person.read("Type hint to see what the master weighed at your last decision: ")
+    except EOFError:
+        return
+    if text.strip().lower() != "hint":
+        return
+    from deaddrop.bots.cards.hint import hint_at  # the master's search, only when asked
+
+    console.print(hint_panel(hint_at(*person.last_decision), names))

@@ -58,7 +58,8 @@ def _add_play(sub: Subparsers) -> None:
     play.add_argument(
         "--bots",
         default="heuristic",
-        help="bots for seats 1, 2, … in turn: random, heuristic, expert (default heuristic)",
+        help="bots for seats 1, 2, … in turn: random, heuristic, ismcts, expert, master "
+        "(default heuristic)",
     )
     play.add_argument("--seed", type=int, default=None, help="the game's seed (default: random)")
     play.add_argument(
@@ -94,6 +95,9 @@ def _add_bench(sub: Subparsers) -> None:
     bench.add_argument("--runs", type=_positive, default=5, help="runs per figure (median)")
     bench.add_argument("--seconds", type=float, default=1.0, help="length of one run")
     bench.add_argument("--expert-games", type=_positive, default=20, help="games timing the expert")
+    bench.add_argument(
+        "--search-games", type=_positive, default=4, help="games timing master and ismcts"
+    )
     bench.add_argument("--json", action="store_true", help="print one JSON object")
     bench.set_defaults(handler=run_bench)
 
@@ -190,7 +194,7 @@ def run_bench(args: argparse.Namespace) -> int:
         return EXIT_INVALID
     from deaddrop.engine.cards.inference import MODELS
 
-    figures = bench(players, args.seconds, args.runs, args.expert_games, MODELS)
+    figures = bench(players, args.seconds, args.runs, args.expert_games, MODELS, args.search_games)
     if args.json:
         print(json.dumps({"figures": [f.to_json() for f in figures]}))
     else:

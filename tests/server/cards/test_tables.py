@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from datetime import timedelta
 
 from deaddrop.engine.cards import (
@@ -12,7 +13,9 @@ from deaddrop.engine.cards import (
     legal_actions,
     replay_record,
 )
+from deaddrop.server.cards.models import CardsSeat
 from deaddrop.server.cards.runner import CardsRunner
+from deaddrop.server.cards.seat_bots import STAND_IN, bot_for
 from deaddrop.server.db.base import utcnow
 from tests.server.cards.helpers import (
     RunDb,
@@ -160,3 +163,32 @@ def test_the_deduction_notebook_shows_my_posterior(client: Visitor, run_db: RunD
         f"/cards/t/{table_id}", {"on": "yes"}, action=f"/cards/t/{table_id}/notebook"
     )
     assert "What The Drop can be" in page.text and "<meter" in page.text
+
+
+def test_the_lobby_offers_master_as_the_top_bot_level(client: Visitor) -> None:
+    lobby = client.get("/cards").text
+    solo = lobby[lobby.index('name="bot"') :]
+    levels = re.findall(r'<option value="(\w+)"', solo[: solo.index("</select>")])
+    assert levels == ["random", "heuristic", "ismcts", "expert", "master"]  # weakest first
+
+
+def test_the_turn_timer_stand_in_is_the_expert() -> None:
+    assert STAND_IN == "expert"
+    assert bot_for(CardsSeat(seat=1, bot=None)) == "expert"  # a person away: the stand-in
+    assert bot_for(CardsSeat(seat=1, bot="master")) == "master"  # a bot seat plays its level
+
+
+def test_after_the_game_the_notebook_gives_the_masters_hint(client: Visitor, run_db: RunDb) -> None:
+    table_id = open_solo(client, tokens_to_win="1", opponents="1", bot="master")
+    assert [s.bot for s in seat_rows(run_db, table_id)] == [None, "master"]
+    during = client.get(f"/cards/t/{table_id}").text
+    assert "Hint: what the master weighed" not in during
+    play_to_the_end({0: client}, run_db, table_id)
+    page = client.get(f"/cards/t/{table_id}").text
+    assert "Ask the master for a hint on my last decision" in page
+    asked = client.submit(
+        f"/cards/t/{table_id}", {"on": "yes"}, action=f"/cards/t/{table_id}/notebook"
+    ).text
+    assert "Hint: what the master weighed at your last decision" in asked
+    assert "The master&#39;s top options" in asked or "The master's top options" in asked
+    assert "<meter" in asked

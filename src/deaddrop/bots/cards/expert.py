@@ -192,12 +192,20 @@ class ExpertBot:
         if kind == "hand_back":
             total = pending["show"][0] + pending["show"][1]
             return self._best(options, lambda a: _value(_back(hand, a, total), drop))
+        return self._best(options, self._action_scorer(view, belief))
+
+    def ranked(self, view: Mapping[str, Any]) -> list[tuple[float, Action]]:
+        """The viewer's main actions (C4–C7) with the expert's scores, best first."""
+        score = self._action_scorer(view, self.belief(view))
+        scored = [(score(option), option) for option in legal_actions_for_view(view)]
+        return sorted(scored, key=lambda pair: -pair[0])
+
+    def _action_scorer(self, view: Mapping[str, Any], belief: Belief) -> Callable[[Action], float]:
+        hand: Hand = tuple(view["hand"])
+        drop = drop_dist(belief)
         joints = {seat: _Joint(belief, seat) for seat in _living_others(view)}
         seen = seen_by(view)
-        return self._best(
-            options,
-            lambda a: _action_value(a, hand, drop, joints) - LEAK * _leak(a, seen, view),
-        )
+        return lambda a: _action_value(a, hand, drop, joints) - LEAK * _leak(a, seen, view)
 
     def _grab_or_end(
         self, view: Mapping[str, Any], options: Sequence[Action], hand: Hand, drop: Dist

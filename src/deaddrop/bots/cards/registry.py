@@ -1,4 +1,5 @@
-"""Cards bots by name: `make_bot("heuristic", seed)`; the expert is imported only when asked for."""
+"""Cards bots by name: `make_bot("heuristic", seed)`; the expert and the search bots are
+imported only when asked for."""
 
 from __future__ import annotations
 
@@ -9,21 +10,27 @@ from deaddrop.bots.cards.base import CardsBot
 from deaddrop.bots.cards.heuristic import HeuristicBot
 from deaddrop.bots.cards.random_bot import RandomBot
 
-BOT_NAMES: tuple[str, ...] = ("random", "heuristic", "expert")
+BOT_NAMES: tuple[str, ...] = ("random", "heuristic", "ismcts", "expert", "master")
 """Every bot a table may seat, weakest first."""
 
 
-def _expert(seed: int) -> CardsBot:
-    # Imported late: the expert pulls in exact inference, which random play never needs.
-    module = import_module("deaddrop.bots.cards.expert")
-    bot: CardsBot = module.ExpertBot(seed)
-    return bot
+def _late(module_name: str, class_name: str) -> Callable[[int], CardsBot]:
+    """A factory that imports its bot's module on first use."""
+
+    def factory(seed: int) -> CardsBot:
+        # Imported late: these bots pull in exact inference, which random play never needs.
+        bot: CardsBot = getattr(import_module(module_name), class_name)(seed)
+        return bot
+
+    return factory
 
 
 _FACTORIES: dict[str, Callable[[int], CardsBot]] = {
     "random": RandomBot,
     "heuristic": HeuristicBot,
-    "expert": _expert,
+    "ismcts": _late("deaddrop.bots.cards.ismcts", "IsmctsBot"),
+    "expert": _late("deaddrop.bots.cards.expert", "ExpertBot"),
+    "master": _late("deaddrop.bots.cards.master", "MasterBot"),
 }
 
 

@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from deaddrop.bots.cards.hint import Hint, game_hint
 from deaddrop.engine.cards import view
 from deaddrop.server.cards.access import TableContext
-from deaddrop.server.cards.present import table_context
-from deaddrop.server.cards.table_state import load_state
+from deaddrop.server.cards.present import Namer, hint_context, table_context
+from deaddrop.server.cards.table_state import load_actions, load_state
 
 BODY_TEMPLATE = "cards/table_body.html"
 
@@ -23,7 +25,14 @@ async def body_context(db: AsyncSession, context: TableContext) -> dict[str, Any
     state = await load_state(db, table)
     # C12: the only thing that leaves the engine for this page is this seat's view.
     seat_view = view(state, context.seat)
-    return {**base, "game": table_context(seat_view, context.seats, context.mine)}
+    game = table_context(seat_view, context.seats, context.mine)
+    hint: Hint | None = None
+    if state.pending is None and context.mine is not None and context.mine.notebook:
+        # After the game only: the master's weighing of my last decision, from my view then.
+        actions = await load_actions(db, table)
+        hint = await asyncio.to_thread(game_hint, state.setup, actions, context.mine.seat)
+    game["hint"] = hint_context(hint, Namer(context.seats, context.seat))
+    return {**base, "game": game}
 
 
 def render_body(request: Any, values: dict[str, Any]) -> str:

@@ -10,6 +10,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from deaddrop.bots.cards.hint import Hint
+from deaddrop.cards_terminal.describe import option_label
 from deaddrop.engine.cards.inference import belief_from_view, drop_distribution
 from deaddrop.engine.cards.legal import distinct, pairs
 from deaddrop.server.cards.models import CardsSeat
@@ -246,4 +248,24 @@ def table_context(view: View, seats: Sequence[CardsSeat], mine: CardsSeat | None
         "drop": rounds[-1]["drop"] if view["winner"] is not None and rounds else None,
         "notebook": notebook(view) if mine is not None and mine.notebook else None,
         "mine": mine,
+    }
+
+
+def hint_context(hint: Hint | None, name: Namer) -> dict[str, Any] | None:
+    """The master's hint on my last decision, in words for the finished table's notebook."""
+    if hint is None:
+        return None
+    return {
+        "round": hint.round,
+        "taken": option_label(hint.taken, name.obj),
+        "drop": list(enumerate(hint.drop)),
+        "options": [
+            {
+                "label": option_label(o.action, name.obj),
+                "score": o.score,
+                "rounds": o.rounds,
+            }
+            for o in hint.options
+        ],
+        "playouts": hint.playouts,
     }

@@ -34,14 +34,13 @@ from deaddrop.server.cards.identity import Who
 from deaddrop.server.cards.models import CardsAction, CardsSeat, CardsTable
 from deaddrop.server.cards.refusals import from_illegal
 from deaddrop.server.cards.runtime import Runtime
+from deaddrop.server.cards.seat_bots import bot_for
 from deaddrop.server.cards.stall import closing_grab
 from deaddrop.server.cards.table_state import STATES, load_state, setup_of, stream_of, writer_lock
 from deaddrop.server.db.base import utcnow
 from deaddrop.server.hosting.refusals import Refused, Stale
 from deaddrop.server.live import journal
 
-STAND_IN = "heuristic"
-"""The bot that plays for a person whose turn timer ran out."""
 INLINE_CAP = 3000
 """Most bot moves played inside one request (instant bots); the runner plays any rest."""
 _SETTLED = "cards_settled"
@@ -284,7 +283,7 @@ async def _bot_move(
         closing = await asyncio.to_thread(closing_grab, seen)  # stall.py: bots alone must end
         if closing is not None:
             return closing
-    bot = make_bot(row.bot or STAND_IN, table.seed * 7919 + table.version * 31 + row.seat)
+    bot = make_bot(bot_for(row), table.seed * 7919 + table.version * 31 + row.seat)
     return await asyncio.to_thread(bot.choose, seen)
 
 

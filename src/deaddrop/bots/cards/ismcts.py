@@ -1,0 +1,135 @@
+"""The ISMCTS Cards bot: plain single-observer information-set Monte Carlo tree search (C13).
+
+Each decision runs a fixed number of iterations (400 by default). An iteration guesses the
+hidden cards uniformly over the physical deals consistent with the view (`determinize`), walks
+one shared tree from the root, choosing at each node among the options open in that guess by
+UCB1 counted over the iterations in which the option was open (availability), adds one node,
+plays the round out by the default rollout policy, and credits each node on the path with a
+win when the seat that chose it won the round. The rollout policy: every seat takes uniformly
+random legal decisions, except at the end of its turn (C8), where it grabs only with a pair
+that matches the guessed Drop (certain in that guess) and otherwise ends its turn. Why not
+uniformly random grabs too: a random grab fails five times in six, so random rollouts say
+every waiting seat wins by its opponents' failures, and the search learns never to grab.
+The answer is the root option visited most. The tree holds every seat's decisions; each
+seat's nodes are valued by its own round wins. Everything it reads is the view; its RNG is
+seeded, so a seed and a sequence of views give the same choices.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from math import log, sqrt
+from typing import Any
+
+from deaddrop.bots.cards.determinize import Sampler, uniform_sampler
+from deaddrop.bots.cards.expert import ExpertBot
+from deaddrop.bots.cards.world import GIVE, GRAB, World, world_from_view
+from deaddrop.engine.cards.actions import Action, EndTurn, Grab
+from deaddrop.engine.cards.legal import distinct, legal_actions_for_view
+
+ITERATIONS = 400
+"""Determinized playouts per decision (the baseline of issue 16)."""
+EXPLORATION = 0.7
+"""UCB1's exploration constant (rewards are 0 or 1)."""
+
+
+class _Node:
+    """An option chosen in the tree: how often it was open, tried and won for its chooser."""
+
+    __slots__ = ("available", "children", "seat", "visits", "wins")
+
+    def __init__(self, seat: int) -> None:
+        self.seat = seat
+        self.visits = 0
+        self.wins = 0.0
+        self.available = 0
+        self.children: dict[Action, _Node] = {}
+
+
+class IsmctsBot:
+    """Searches determinized playouts of the round, from its view alone."""
+
+    name = "ismcts"
+
+    def __init__(self, seed: int = 0, iterations: int = ITERATIONS) -> None:
+        self._rng = random.Random(seed)
+        self.iterations = iterations
+        # The expert's incremental posterior, used only for its support: the deals the view allows.
+        self._tracker = ExpertBot(seed)
+
+    def choose(self, view: Mapping[str, Any]) -> Action:
+        """The most visited root option after the iterations, for the viewer (C13)."""
+        options = legal_actions_for_view(view)
+        if not options:
+            raise ValueError("the view holds no decision for this seat")
+        if len(options) == 1:
+            return options[0]
+        sampler = uniform_sampler(self._tracker.belief(view))
+        root = _Node(view["viewer"])
+        for _ in range(self.iterations):
+            self._iterate(root, self._guess(view, sampler))
+        return max(options, key=lambda a: _visits(root, a))
+
+    def _guess(self, view: Mapping[str, Any], sampler: Sampler) -> World:
+        config = sampler.draw(self._rng)
+        offered = -1
+        if view["pending"]["kind"] == GIVE:  # C4: the offered card is hidden from the target
+            cards = distinct(config[1][view["pending"]["mover"]])
+            offered = cards[self._rng.randrange(len(cards))]
+        return world_from_view(view, config, offered)
+
+    def _iterate(self, root: _Node, world: World) -> None:
+        rng = self._rng
+        node, path = root, []
+        while world.winner is None:
+            options = world.options()
+            untried = [a for a in options if a not in node.children]
+            for action in options:
+                child = node.children.get(action)
+                if child is not None:
+                    child.available += 1
+            if untried:
+                action = untried[rng.randrange(len(untried))]
+                child = node.children[action] = _Node(world.seat)
+                child.available = 1
+                path.append(child)
+                world.play(action)
+                break
+            action = max(options, key=lambda a: _ucb(node.children[a]))
+            node = node.children[action]
+            path.append(node)
+            world.play(action)
+        winner = _playout(world, rng)
+        for visited in path:
+            visited.visits += 1
+            visited.wins += visited.seat == winner
+
+
+def _ucb(node: _Node) -> float:
+    return node.wins / node.visits + EXPLORATION * sqrt(log(node.available) / node.visits)
+
+
+def _visits(root: _Node, action: Action) -> int:
+    child = root.children.get(action)
+    return 0 if child is None else child.visits
+
+
+def _playout(world: World, rng: random.Random) -> int:
+    """The default rollout policy (module docstring) for every seat until the round is won."""
+    while world.winner is None:
+        if world.kind == GRAB:
+            world.play(_certain_grab(world))
+            continue
+        options = world.options()
+        world.play(options[rng.randrange(len(options))])
+    return world.winner
+
+
+def _certain_grab(world: World) -> Action:
+    """C8: a grab with a pair matching the guessed Drop, else the end of the turn."""
+    seat, hand = world.seat, world.hands[world.seat]
+    for index, card in enumerate(hand):
+        if world.drop - card in hand[index + 1 :]:
+            return Grab(seat, (card, world.drop - card))
+    return EndTurn(seat)
