@@ -114,9 +114,9 @@ def test_c8_ismcts_rollouts_grab_only_a_pair_matching_the_guessed_drop() -> None
     from deaddrop.bots.cards.ismcts import _certain_grab
     from deaddrop.bots.cards.world import GRAB, World
 
-    world = World(2, 3, [(0, 1, 2, 4, 0), (0, 0, 1, 1, 2)], (3, 5), [], 0, GRAB)
+    world = World(2, 3, [(0, 1, 2, 2, 0), (0, 0, 1, 1, 4)], (3, 5), [], 0, GRAB)
     assert _certain_grab(world) == Grab(0, (1, 2))
-    world.drop = 5  # 0 1 2 4 0: no two cards make 5
+    world.drop = 5  # 0 1 2 2 0: no two cards make 5
     assert _certain_grab(world) == EndTurn(0)
 
 
