@@ -52,13 +52,14 @@ def run_worker(args: argparse.Namespace) -> int:
 
 async def _run(settings: Settings, *, once: bool) -> tuple[int, int]:
     from deaddrop.server.db.engine import create_engine, create_sessionmaker
-    from deaddrop.server.station.live.stream import worker_broker
+    from deaddrop.server.station.live.stream import BROKERS_KEY, Brokers, worker_broker
 
     engine = create_engine(settings)
     try:
         # The Pouches resolved here must wake the open pages of every server process.
-        async with worker_broker(settings.redis_url) as broker:
-            sessionmaker = create_sessionmaker(engine)
+        brokers = Brokers()
+        async with worker_broker(settings.redis_url, brokers) as broker:
+            sessionmaker = create_sessionmaker(engine, {BROKERS_KEY: brokers})
             if once:
                 return await _once(settings, sessionmaker)
             await _work(settings, sessionmaker, broker)

@@ -11,6 +11,7 @@ import logging
 from collections.abc import AsyncIterator, Callable
 from contextlib import AbstractAsyncContextManager
 from pathlib import Path
+from typing import Any
 
 from litestar import Litestar, Router
 from litestar.channels import ChannelsPlugin
@@ -50,9 +51,11 @@ from deaddrop.server.station.chat import routes as station_chat
 from deaddrop.server.station.host import routes as station_host
 from deaddrop.server.station.live import routes as live_pages
 from deaddrop.server.station.live import stream as game_stream
+from deaddrop.server.station.live.stream import BROKERS_KEY, Brokers
 from deaddrop.server.station.lobby import routes as station_lobby
 from deaddrop.server.station.play import api as station_api
 from deaddrop.server.station.play import routes as station_routes
+from deaddrop.server.station.play.pouch_due import POUCH_DUE_KEY, PouchDue
 from deaddrop.server.station.tabs import routes as tab_routes
 
 STATIC_DIR = Path(__file__).parent / "static"
@@ -85,7 +88,8 @@ def create_app(
     """
     game_clock: Clock = clock or SystemClock()
     engine = create_engine(settings)
-    sessionmaker = create_sessionmaker(engine)
+    live = _station_live()
+    sessionmaker = create_sessionmaker(engine, live)
     kv = DatabaseStore(sessionmaker, "sessions")
     throttle_store = _throttle_store(settings, sessionmaker)
     throttle = _login_throttle(settings, throttle_store)
@@ -113,7 +117,6 @@ def create_app(
             _dispose_on_shutdown(engine),
             _background(sessionmaker, settings, game_clock, wanted),
         ],  # stopped in reverse order
-        # Station writers without a request (the Pouch runner) wake listeners through this.
         on_startup=[game_stream.register_broker],
         on_shutdown=[game_stream.unregister_broker],
         state=State(
@@ -123,12 +126,19 @@ def create_app(
                 "sessionmaker": sessionmaker,
                 "clock": game_clock,
                 "cards": Runtime(bot_delay=bot_delay_from_env()),  # the Cards area's run time
+                **live,
             }
         ),
         request_max_body_size=MAX_BODY_BYTES,
         debug=settings.debug,
         openapi_config=None,
     )
+
+
+def _station_live() -> dict[str, Any]:
+    """The app's Station wake-up brokers and Pouch doorbell: on `app.state`, and in `db.info`
+    of its sessions, so that writers with or without a request (the Pouch runner) reach them."""
+    return {BROKERS_KEY: Brokers(), POUCH_DUE_KEY: PouchDue()}
 
 
 def _dependencies(throttle: LoginThrottle, clock: Clock) -> dict[str, Provide]:

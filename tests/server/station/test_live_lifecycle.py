@@ -355,7 +355,7 @@ def probe(table: Table) -> int:
     async def write(db: AsyncSession) -> int:
         seq = await journal_events(db, table.game_id, [Event("probe", {}, Audience.everyone())])
         await db.commit()
-        await wake_game(table.game_id, seq)
+        await wake_game(db, table.game_id, seq)
         return seq
 
     seq: int = table.run_db(write)

@@ -45,9 +45,12 @@ def create_engine(settings: Settings) -> AsyncEngine:
     return create_async_engine(url, connect_args=connect_args, pool_pre_ping=True)
 
 
-def create_sessionmaker(engine: AsyncEngine) -> async_sessionmaker[AsyncSession]:
-    """Sessions that keep loaded objects usable after commit (templates render after it)."""
-    return async_sessionmaker(engine, expire_on_commit=False)
+def create_sessionmaker(
+    engine: AsyncEngine, info: dict[str, Any] | None = None
+) -> async_sessionmaker[AsyncSession]:
+    """Sessions that keep loaded objects usable after commit (templates render after it);
+    `info` is what each session carries in `db.info` (the app's wake-up brokers, its doorbell)."""
+    return async_sessionmaker(engine, expire_on_commit=False, info=dict(info or {}))
 
 
 def _ensure_sqlite_directory(url: URL) -> None:

@@ -97,7 +97,7 @@ async def do_post(
             except IntegrityError:
                 await db.rollback()  # another process took this sequence number: again
                 continue
-            await wake_game(public_id, seq)
+            await wake_game(db, public_id, seq)
             return seq
     raise Stale("Many messages arrived at once and this one could not get through; send it again.")
 

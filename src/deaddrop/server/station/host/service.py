@@ -33,7 +33,7 @@ from deaddrop.server.station.game.writes import (
 )
 from deaddrop.server.station.host import table_limits
 from deaddrop.server.station.live.stream import journal_events, wake_game
-from deaddrop.server.station.play.pouch_due import POUCH_DUE
+from deaddrop.server.station.play.pouch_due import pouch_due_of
 from deaddrop.server.station.play.service import Acted, do_act
 
 
@@ -48,7 +48,7 @@ async def _host_write(db: AsyncSession, context: GameContext, notice: Event) -> 
         raise Stale(
             "The game changed at that moment (perhaps the Pouch left); look again."
         ) from None
-    await wake_game(game.public_id, seq)
+    await wake_game(db, game.public_id, seq)
 
 
 def _open_day(game: StationGame, now: datetime) -> datetime:
@@ -105,7 +105,7 @@ async def do_resume(db: AsyncSession, context: GameContext, clock: Clock) -> Non
     notice = announce(db, game, "resumed", "The host resumed the game. The clock is running again.")
     await _host_write(db, context, notice)
     if game.deadline is not None and game.deadline <= now:
-        POUCH_DUE.pouch_due()
+        pouch_due_of(db).pouch_due()
 
 
 async def do_extend(db: AsyncSession, context: GameContext, minutes: int, clock: Clock) -> None:

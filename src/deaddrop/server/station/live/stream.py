@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import contextlib
 import logging
-import weakref
 from collections.abc import AsyncIterator, Iterable
 
 from litestar import Litestar
@@ -21,7 +20,42 @@ logger = logging.getLogger("deaddrop.station")
 NOTICE_EVENT = "host_notice"
 """The journal kind of a host's public notice (pause, resume, extension, handover, removal)."""
 
-_brokers: weakref.WeakSet[ChannelsPlugin] = weakref.WeakSet()
+BROKERS_KEY = "station_brokers"
+"""Where an app's sessions (`db.info`) and `app.state` hold its `Brokers`."""
+
+
+class Brokers:
+    """The brokers one app (or one worker) wakes a Station game's listeners through."""
+
+    def __init__(self) -> None:
+        self._plugins: list[ChannelsPlugin] = []
+
+    def add(self, plugin: ChannelsPlugin) -> None:
+        """Wake through `plugin` too (once however often it is added)."""
+        if plugin not in self._plugins:
+            self._plugins.append(plugin)
+
+    def discard(self, plugin: ChannelsPlugin) -> None:
+        """Stop waking through `plugin`."""
+        if plugin in self._plugins:
+            self._plugins.remove(plugin)
+
+    async def wake_game(self, public_id: str, seq: int) -> None:
+        """After commit: wake every listener of the game (content-free; they read the DB)."""
+        if seq <= 0:
+            return
+        for broker in list(self._plugins):
+            try:
+                await wake(broker, stream_of(public_id), seq)
+            except Exception:  # a wake-up lost is caught up by the next one; never fail a write
+                logger.exception("wake-up of %s failed", public_id)
+
+
+def brokers_of(db: AsyncSession) -> Brokers:
+    """The brokers of the app whose sessionmaker made `db` (none for a bare sessionmaker)."""
+    brokers = db.info.setdefault(BROKERS_KEY, Brokers())
+    assert isinstance(brokers, Brokers)
+    return brokers
 
 
 def stream_of(public_id: str) -> str:
@@ -39,11 +73,13 @@ async def journal_events(db: AsyncSession, public_id: str, events: Iterable[Even
 
 def register_broker(app: Litestar) -> None:
     """On startup: writers without a request (the Pouch runner, the service) wake through it."""
-    _brokers.add(app.plugins.get(ChannelsPlugin))
+    app.state[BROKERS_KEY].add(app.plugins.get(ChannelsPlugin))
 
 
 @contextlib.asynccontextmanager
-async def worker_broker(redis_url: str | None) -> AsyncIterator[ChannelsPlugin | None]:
+async def worker_broker(
+    redis_url: str | None, brokers: Brokers
+) -> AsyncIterator[ChannelsPlugin | None]:
     """A broker for a process without the web app (`deaddrop worker`): the Pouches it resolves
     wake the open pages of every server process through Redis. Without Redis nothing could
     reach them; they then learn of the Cable at their next wake-up or reconnect."""
@@ -57,26 +93,20 @@ async def worker_broker(redis_url: str | None) -> AsyncIterator[ChannelsPlugin |
     plugin = channels_plugin(redis_url)
     try:
         async with plugin:
-            _brokers.add(plugin)
+            brokers.add(plugin)
             try:
                 yield plugin
             finally:
-                _brokers.discard(plugin)
+                brokers.discard(plugin)
     finally:
         await close_redis(plugin)
 
 
 def unregister_broker(app: Litestar) -> None:
     """On shutdown: stop waking through this app's broker."""
-    _brokers.discard(app.plugins.get(ChannelsPlugin))
+    app.state[BROKERS_KEY].discard(app.plugins.get(ChannelsPlugin))
 
 
-async def wake_game(public_id: str, seq: int) -> None:
-    """After commit: wake every listener of the game (content-free; listeners read the DB)."""
-    if seq <= 0:
-        return
-    for broker in list(_brokers):
-        try:
-            await wake(broker, stream_of(public_id), seq)
-        except Exception:  # a wake-up lost is caught up by the next one; never fail a write
-            logger.exception("wake-up of %s failed", public_id)
+async def wake_game(db: AsyncSession, public_id: str, seq: int) -> None:
+    """After `db` committed: wake every listener of the game through its app's brokers."""
+    await brokers_of(db).wake_game(public_id, seq)

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from sqlalchemy.ext.asyncio import AsyncSession
+
 
 class PouchDue:
     """Tells the runners of this process that a committed change made a Pouch due now."""
@@ -31,5 +33,12 @@ class PouchDue:
             listener()
 
 
-POUCH_DUE = PouchDue()
-"""The process's doorbell: the service rings it after commit, the Pouch runner listens."""
+POUCH_DUE_KEY = "station_pouch_due"
+"""Where an app's sessions (`db.info`) and `app.state` hold its doorbell."""
+
+
+def pouch_due_of(db: AsyncSession) -> PouchDue:
+    """The doorbell of the app whose sessionmaker made `db` (the service rings it)."""
+    doorbell = db.info.setdefault(POUCH_DUE_KEY, PouchDue())
+    assert isinstance(doorbell, PouchDue)
+    return doorbell

@@ -43,7 +43,7 @@ from deaddrop.server.station.game.writes import (
 from deaddrop.server.station.host import table_limits
 from deaddrop.server.station.host.service import resume
 from deaddrop.server.station.live.stream import journal_events, wake_game
-from deaddrop.server.station.play.pouch_due import POUCH_DUE, PouchDue
+from deaddrop.server.station.play.pouch_due import POUCH_DUE_KEY, PouchDue
 
 logger = logging.getLogger("deaddrop.station.runner")
 
@@ -74,13 +74,14 @@ class PouchRunner:
         clock: Clock,
         *,
         name: str | None = None,
-        doorbell: PouchDue = POUCH_DUE,
+        doorbell: PouchDue | None = None,
         before_commit: BeforeCommit | None = None,
     ) -> None:
         self.sessionmaker = sessionmaker
         self.clock = clock
         self.name = name or default_name()
-        self.doorbell = doorbell
+        # By default the doorbell of the app whose sessionmaker this is: its saves ring it.
+        self.doorbell = doorbell or sessionmaker.kw.get("info", {}).get(POUCH_DUE_KEY, PouchDue())
         self.before_commit = before_commit
         self._loop = Loop(logger, "Pouch runner", POLL_SECONDS)
 
@@ -181,7 +182,7 @@ class PouchRunner:
             await commit(db)
         except Conflict:
             return None
-        await wake_game(game.public_id, seq)
+        await wake_game(db, game.public_id, seq)
         return "resumed"
 
     async def _resolve(self, db: AsyncSession, game: StationGame) -> str | None:
@@ -227,7 +228,7 @@ class PouchRunner:
             logger.info("game %s day %d: another writer got there first", game.public_id, day)
             return None
         remember(game.public_id, game.version, new_state)
-        await wake_game(game.public_id, seq)
+        await wake_game(db, game.public_id, seq)
         logger.info("game %s: Pouch of day %d resolved by %s", game.public_id, day, self.name)
         return "pouch"
 

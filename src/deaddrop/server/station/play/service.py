@@ -39,7 +39,7 @@ from deaddrop.server.station.game.writes import (
     writer_lock,
 )
 from deaddrop.server.station.live.stream import journal_events, wake_game
-from deaddrop.server.station.play.pouch_due import POUCH_DUE
+from deaddrop.server.station.play.pouch_due import pouch_due_of
 
 ATTEMPTS = 5
 """How often a play action is retried when another process wrote to the game first."""
@@ -154,7 +154,7 @@ async def _act_once(
     seq = await journal_events(db, game.public_id, journaled)  # the engine's audiences, same commit
     await commit(db)
     remember(game.public_id, game.version, new_state)
-    await wake_game(game.public_id, seq)
+    await wake_game(db, game.public_id, seq)
     if game.deadline is not None and game.deadline <= now:
-        POUCH_DUE.pouch_due()
+        pouch_due_of(db).pouch_due()
     return Acted(new_state, game.version, events)
