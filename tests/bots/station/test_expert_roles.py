@@ -137,6 +137,16 @@ def test_s21_a_station_seat_joins_a_leader_that_is_likely_the_ring() -> None:
     assert A.CastVote(_seat(state, "FALCON"), _seat(state, "OWL")) in plan.actions
 
 
+def test_s25_a_station_seat_never_joins_a_self_voter_and_votes_against_its_backers() -> None:
+    state = start(setup_from_deal(DEAL7, 1))
+    state, _ = apply(state, A.CastVote(_seat(state, "SWIFT"), _seat(state, "SWIFT")))
+    state, _ = apply(state, A.CastVote(_seat(state, "RAVEN"), _seat(state, "SWIFT")))
+    belief = ring_odds({"SWIFT": 0.45, "RAVEN": 0.4, "OWL": 0.2})
+    plan = _day(state, SimChat(), "FALCON", belief)
+    # A self-voter courts its own recall (the Defector's way, S25): its backer is the suspect.
+    assert A.CastVote(_seat(state, "FALCON"), _seat(state, "RAVEN")) in plan.actions
+
+
 def _floor_claims(plan: DayPlan) -> list[object]:
     return [c for p in plan.posts if p.channel == "floor" for c in parse_post(p.text)]
 

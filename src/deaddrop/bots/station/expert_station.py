@@ -7,7 +7,9 @@ follow the likeliest Ring player still in doubt; the Keeper shelters the likelie
 Interrogator detains the likeliest Ring performer, never the one it detained at the last Pouch
 (S9), or shelters by detention (S14) when nobody stands out. The vote joins a leader who is
 likely the Ring so votes reach the threshold (S21), else names the likeliest Ring player when
-the evidence is strong enough, else abstains: a wrong recall costs the Station a player.
+the evidence is strong enough, else abstains: a wrong recall costs the Station a player. A
+player who votes for itself courts its recall (the Defector, S25): never joined, and its
+backers are voted against, since a recall spent on it costs the Station a day.
 """
 
 from __future__ import annotations
@@ -43,6 +45,11 @@ def previous_detainee(known: Known) -> str | None:
     return None
 
 
+def self_voters(known: Known) -> set[str]:
+    """Players who voted for themselves today: the Defector's mark (S25), not the Ring's."""
+    return {voter for day, voter, vote in known.votes if day == known.day and voter == vote}
+
+
 def station_target(known: Known, belief: Posterior) -> str | None:
     """The Operation's target for a Station seat's role (S9), or None for No action."""
     role = known.role
@@ -72,23 +79,26 @@ def station_vote(known: Known, belief: Posterior) -> str | None:
     likeliest Ring player when it is likely enough, else against a recall nobody has a reason
     for (the likeliest Ring player among its voters: a bloc that votes together is the Ring's
     way), else a clear suspect while no recall is under way."""
+    courting = self_voters(known)
     others = [c for c in known.living if c != known.me]
-    suspect = top(known, others, lambda c: ring_p(belief, c))
+    suspect = top(
+        known, [c for c in others if c not in courting] or others, lambda c: ring_p(belief, c)
+    )
     if suspect is None:
         return None
     prior = ring_prior(known)
     p_top = ring_p(belief, suspect)
     leader, votes = live_leader(known)
-    joinable = leader is not None and leader != known.me and votes >= 1
+    joinable = leader is not None and leader not in (known.me, *courting) and votes >= 1
     if joinable and ring_p(belief, str(leader)) >= max(JOIN_P, JOIN_LEAN * prior, 0.6 * p_top):
         return leader  # S21: votes meet on one player, or nobody is recalled
     if p_top >= VOTE_P:
         return suspect
-    if leader is not None and votes >= known.view["threshold"] - 1:
+    if leader is not None and (votes >= known.view["threshold"] - 1 or leader in courting):
         voters = [
             voter
             for day, voter, vote in known.votes
-            if day == known.day and vote == leader and voter in others
+            if day == known.day and vote == leader and voter in others and voter != leader
         ]
         return top(known, voters, lambda c: ring_p(belief, c)) or suspect
     if leader is None and p_top >= LEAN * prior and p_top > 0:
