@@ -24,6 +24,7 @@ from deaddrop.bots.station.expert_policy import (
     unresolved,
 )
 from deaddrop.bots.station.known import Known
+from deaddrop.engine.station.roles import ROLE_TABLE
 
 VOTE_P = 0.5
 """Vote for the likeliest Ring player alone once it is at least this likely."""
@@ -46,8 +47,19 @@ def previous_detainee(known: Known) -> str | None:
 
 
 def self_voters(known: Known) -> set[str]:
-    """Players who voted for themselves today: the Defector's mark (S25), not the Ring's."""
+    """Players who voted for themselves today at a table with a Defector: its mark (S25)."""
+    if "defector" not in ROLE_TABLE[len(known.codenames)]:
+        return set()
     return {voter for day, voter, vote in known.votes if day == known.day and voter == vote}
+
+
+def backers(known: Known, leader: str, others: list[str]) -> list[str]:
+    """The other players who voted for today's leader (S21), the leader itself left out."""
+    return [
+        voter
+        for day, voter, vote in known.votes
+        if day == known.day and vote == leader and voter in others and voter != leader
+    ]
 
 
 def station_target(known: Known, belief: Posterior) -> str | None:
@@ -75,10 +87,11 @@ def station_target(known: Known, belief: Posterior) -> str | None:
 
 
 def station_vote(known: Known, belief: Posterior) -> str | None:
-    """Whom a Station seat votes for (S21), or None to Abstain: a likely-Ring leader, else the
-    likeliest Ring player when it is likely enough, else against a recall nobody has a reason
-    for (the likeliest Ring player among its voters: a bloc that votes together is the Ring's
-    way), else a clear suspect while no recall is under way."""
+    """Whom a Station seat votes for (S21), or None to Abstain: a likely-Ring leader, else
+    against the backers of a player who votes for itself (S25), else the likeliest Ring player
+    when it is likely enough, else against a recall nobody has a reason for (the likeliest Ring
+    player among its voters: a bloc that votes together is the Ring's way), else a clear
+    suspect while no recall is under way."""
     courting = self_voters(known)
     others = [c for c in known.living if c != known.me]
     suspect = top(
@@ -92,14 +105,12 @@ def station_vote(known: Known, belief: Posterior) -> str | None:
     joinable = leader is not None and leader not in (known.me, *courting) and votes >= 1
     if joinable and ring_p(belief, str(leader)) >= max(JOIN_P, JOIN_LEAN * prior, 0.6 * p_top):
         return leader  # S21: votes meet on one player, or nobody is recalled
+    voters = [] if leader is None else backers(known, leader, others)
+    if leader in courting and voters:
+        return top(known, voters, lambda c: ring_p(belief, c))  # S25: a recall not to spend
     if p_top >= VOTE_P:
         return suspect
     if leader is not None and (votes >= known.view["threshold"] - 1 or leader in courting):
-        voters = [
-            voter
-            for day, voter, vote in known.votes
-            if day == known.day and vote == leader and voter in others and voter != leader
-        ]
         return top(known, voters, lambda c: ring_p(belief, c)) or suspect
     if leader is None and p_top >= LEAN * prior and p_top > 0:
         return suspect
