@@ -57,6 +57,7 @@ DEAL7 = (
     ("FALCON", "field_agent"),
     ("SWIFT", "field_agent"),
 )
+DEAL8 = (*DEAL7, ("PLOVER", "defector"))
 DEAL9 = (
     *DEAL7[:5],
     ("FALCON", "interrogator"),
@@ -135,6 +136,16 @@ def test_s21_a_station_seat_joins_a_leader_that_is_likely_the_ring() -> None:
     assert A.CastVote(_seat(state, "FALCON"), _seat(state, "RAVEN")) in plan.actions
     plan = _day(state, SimChat(), "FALCON", ring_odds({"RAVEN": 0.05, "OWL": 0.7}))
     assert A.CastVote(_seat(state, "FALCON"), _seat(state, "OWL")) in plan.actions
+
+
+def test_s25_a_station_seat_never_joins_a_self_voter_and_votes_against_its_backers() -> None:
+    state = start(setup_from_deal(DEAL8, 1))
+    state, _ = apply(state, A.CastVote(_seat(state, "SWIFT"), _seat(state, "SWIFT")))
+    state, _ = apply(state, A.CastVote(_seat(state, "RAVEN"), _seat(state, "SWIFT")))
+    belief = ring_odds({"SWIFT": 0.45, "RAVEN": 0.4, "OWL": 0.2})
+    plan = _day(state, SimChat(), "FALCON", belief)
+    # A self-voter courts its own recall (the Defector's way, S25): its backer is the suspect.
+    assert A.CastVote(_seat(state, "FALCON"), _seat(state, "RAVEN")) in plan.actions
 
 
 def _floor_claims(plan: DayPlan) -> list[object]:

@@ -7,7 +7,9 @@ follow the likeliest Ring player still in doubt; the Keeper shelters the likelie
 Interrogator detains the likeliest Ring performer, never the one it detained at the last Pouch
 (S9), or shelters by detention (S14) when nobody stands out. The vote joins a leader who is
 likely the Ring so votes reach the threshold (S21), else names the likeliest Ring player when
-the evidence is strong enough, else abstains: a wrong recall costs the Station a player.
+the evidence is strong enough, else abstains: a wrong recall costs the Station a player. A
+player who votes for itself courts its recall (the Defector, S25): never joined, and its
+backers are voted against, since a recall spent on it costs the Station a day.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from deaddrop.bots.station.expert_policy import (
     unresolved,
 )
 from deaddrop.bots.station.known import Known
+from deaddrop.engine.station.roles import ROLE_TABLE
 
 VOTE_P = 0.5
 """Vote for the likeliest Ring player alone once it is at least this likely."""
@@ -41,6 +44,22 @@ def previous_detainee(known: Known) -> str | None:
         if entry["day"] == known.day - 1:
             return str(entry["with"])
     return None
+
+
+def self_voters(known: Known) -> set[str]:
+    """Players who voted for themselves today at a table with a Defector: its mark (S25)."""
+    if "defector" not in ROLE_TABLE[len(known.codenames)]:
+        return set()
+    return {voter for day, voter, vote in known.votes if day == known.day and voter == vote}
+
+
+def backers(known: Known, leader: str, others: list[str]) -> list[str]:
+    """The other players who voted for today's leader (S21), the leader itself left out."""
+    return [
+        voter
+        for day, voter, vote in known.votes
+        if day == known.day and vote == leader and voter in others and voter != leader
+    ]
 
 
 def station_target(known: Known, belief: Posterior) -> str | None:
@@ -68,28 +87,30 @@ def station_target(known: Known, belief: Posterior) -> str | None:
 
 
 def station_vote(known: Known, belief: Posterior) -> str | None:
-    """Whom a Station seat votes for (S21), or None to Abstain: a likely-Ring leader, else the
-    likeliest Ring player when it is likely enough, else against a recall nobody has a reason
-    for (the likeliest Ring player among its voters: a bloc that votes together is the Ring's
-    way), else a clear suspect while no recall is under way."""
+    """Whom a Station seat votes for (S21), or None to Abstain: a likely-Ring leader, else
+    against the backers of a player who votes for itself (S25), else the likeliest Ring player
+    when it is likely enough, else against a recall nobody has a reason for (the likeliest Ring
+    player among its voters: a bloc that votes together is the Ring's way), else a clear
+    suspect while no recall is under way."""
+    courting = self_voters(known)
     others = [c for c in known.living if c != known.me]
-    suspect = top(known, others, lambda c: ring_p(belief, c))
+    suspect = top(
+        known, [c for c in others if c not in courting] or others, lambda c: ring_p(belief, c)
+    )
     if suspect is None:
         return None
     prior = ring_prior(known)
     p_top = ring_p(belief, suspect)
     leader, votes = live_leader(known)
-    joinable = leader is not None and leader != known.me and votes >= 1
+    joinable = leader is not None and leader not in (known.me, *courting) and votes >= 1
     if joinable and ring_p(belief, str(leader)) >= max(JOIN_P, JOIN_LEAN * prior, 0.6 * p_top):
         return leader  # S21: votes meet on one player, or nobody is recalled
+    voters = [] if leader is None else backers(known, leader, others)
+    if leader in courting and voters:
+        return top(known, voters, lambda c: ring_p(belief, c))  # S25: a recall not to spend
     if p_top >= VOTE_P:
         return suspect
-    if leader is not None and votes >= known.view["threshold"] - 1:
-        voters = [
-            voter
-            for day, voter, vote in known.votes
-            if day == known.day and vote == leader and voter in others
-        ]
+    if leader is not None and (votes >= known.view["threshold"] - 1 or leader in courting):
         return top(known, voters, lambda c: ring_p(belief, c)) or suspect
     if leader is None and p_top >= LEAN * prior and p_top > 0:
         return suspect
