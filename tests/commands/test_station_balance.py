@@ -39,6 +39,14 @@ def test_json_holds_the_simulators_object_for_every_size(
     }
 
 
+def test_two_processes_give_every_size_the_same_counts(capsys: pytest.CaptureFixture[str]) -> None:
+    def sizes(*jobs: str) -> list[dict[str, Any]]:
+        data = _json(capsys, "--bots", "random", "--games", "4", "--seed", "9", *jobs)
+        return [{k: v for k, v in size.items() if k != "games_per_s"} for size in data["sizes"]]
+
+    assert sizes("--jobs", "2") == sizes()
+
+
 def test_the_table_has_a_row_per_size_and_no_progress_bar_in_a_pipe(
     capsys: pytest.CaptureFixture[str],
 ) -> None:

@@ -84,6 +84,17 @@ def test_a_seed_gives_the_same_run_and_another_seed_another(
     assert any(run(str(seed)) != run("7") for seed in (1, 2))
 
 
+def test_games_in_two_processes_count_exactly_as_in_one(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    def run(*jobs: str) -> dict[str, Any]:
+        data = _json(capsys, "--players", "8", "--station", "heuristic", "--games", "16", *jobs)
+        del data["games_per_s"]
+        return data
+
+    assert run("--jobs", "2") == run()
+
+
 def test_s25_defector_wins_are_counted_at_a_defector_table() -> None:
     report = simulate(8, 60, 2, "random", "random")
     assert report.defector_wins > 0  # random votes recall the Defector now and then

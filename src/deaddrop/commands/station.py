@@ -58,6 +58,7 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     simulate.add_argument("--games", type=_positive, default=100)
     simulate.add_argument("--seed", type=int, default=1)
     simulate.add_argument("--json", action="store_true", help="print one JSON object")
+    simulate.add_argument("--jobs", type=_positive, default=1, help=JOBS_HELP)
     simulate.add_argument(
         "--plot", type=Path, metavar="FILE", help="also draw the win rates (.png or .svg)"
     )
@@ -72,6 +73,7 @@ def _register_balance(sub: argparse._SubParsersAction[argparse.ArgumentParser]) 
     balance.add_argument("--games", type=_positive, required=True, help="games a table size")
     balance.add_argument("--seed", type=int, default=1)
     balance.add_argument("--json", action="store_true", help="print one JSON object")
+    balance.add_argument("--jobs", type=_positive, default=1, help=JOBS_HELP)
     balance.add_argument(
         "--plot", type=Path, metavar="FILE", help="also draw the win rates (.png or .svg)"
     )
@@ -87,6 +89,9 @@ def _register_balance(sub: argparse._SubParsersAction[argparse.ArgumentParser]) 
     )
     bench.add_argument("--json", action="store_true", help="print one JSON object")
     bench.set_defaults(handler=run_bench_bots)
+
+
+JOBS_HELP = "processes to play games in (the results do not depend on it)"
 
 
 def _positive(text: str) -> int:
@@ -209,7 +214,13 @@ def run_simulate(args: argparse.Namespace) -> int:
         if args.plot is not None:
             plot_format(args.plot)  # refused before any game is played
         report = simulate(
-            args.players, args.games, args.seed, args.station, args.ring, args.defector
+            args.players,
+            args.games,
+            args.seed,
+            args.station,
+            args.ring,
+            args.defector,
+            jobs=args.jobs,
         )
     except (UnknownLevel, ValueError) as error:
         print(f"station simulate: {error}", file=sys.stderr)
@@ -264,7 +275,9 @@ def run_balance(args: argparse.Namespace) -> int:
         print(f"station balance: {error}", file=sys.stderr)
         return 2
     show = balance.show_progress() and not args.json
-    results = balance.balance_with_progress(args.bots, args.games, args.seed, show=show)
+    results = balance.balance_with_progress(
+        args.bots, args.games, args.seed, show=show, jobs=args.jobs
+    )
     if args.plot is not None:
         try:
             plot_win_rates(results, args.plot)

@@ -22,7 +22,12 @@ SIZES = tuple(sorted(ROLE_TABLE))
 
 
 def balance(
-    bot: str, games: int, seed: int, *, progress: Callable[[int, int], None] | None = None
+    bot: str,
+    games: int,
+    seed: int,
+    *,
+    jobs: int = 1,
+    progress: Callable[[int, int], None] | None = None,
 ) -> list[dict[str, Any]]:
     """The `simulate --json` object of each table size, `bot` on every side.
 
@@ -37,15 +42,17 @@ def balance(
             if progress is not None:
                 progress(players, done)
 
-        report = simulate(players, games, seed, bot, bot, defector, progress=advance)
+        report = simulate(players, games, seed, bot, bot, defector, jobs=jobs, progress=advance)
         results.append(report.to_json())
     return results
 
 
-def balance_with_progress(bot: str, games: int, seed: int, *, show: bool) -> list[dict[str, Any]]:
+def balance_with_progress(
+    bot: str, games: int, seed: int, *, show: bool, jobs: int = 1
+) -> list[dict[str, Any]]:
     """`balance`, with a rich progress bar on stderr when `show` (stdout is a terminal)."""
     if not show:
-        return balance(bot, games, seed)
+        return balance(bot, games, seed, jobs=jobs)
     bar = progress_bar()
     with bar:
         task = bar.add_task(f"{bot} on every side", total=games * len(SIZES))
@@ -54,7 +61,7 @@ def balance_with_progress(bot: str, games: int, seed: int, *, show: bool) -> lis
             played = SIZES.index(players) * games + done
             bar.update(task, completed=played, description=f"{bot}, {players} players")
 
-        return balance(bot, games, seed, progress=advance)
+        return balance(bot, games, seed, jobs=jobs, progress=advance)
 
 
 def show_progress() -> bool:

@@ -16,8 +16,11 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
+from itertools import repeat
+from multiprocessing import get_context
 from typing import Any
 
 from deaddrop.bots.station.base import DayBot
@@ -137,6 +140,41 @@ class Report:
         }
 
 
+Levels = tuple[str, str, str | None]
+"""The Station's, the Ring's and the Defector's level names (None: the Station's)."""
+
+
+def deciders_for(levels: Levels) -> Mapping[Faction, DayBot]:
+    """Each faction's bot: the Defector plays its own level or else the Station's."""
+    station, ring, defector = levels
+    return {
+        Faction.STATION: level(station),
+        Faction.RING: level(ring),
+        Faction.NEUTRAL: level(defector or station),
+    }
+
+
+def _play_one(players: int, seed: int, levels: Levels) -> Outcome:
+    """One game in a worker process (a top-level function, so that it can be sent there)."""
+    return play_game(players, seed, deciders_for(levels))
+
+
+def outcomes(players: int, seeds: Sequence[int], levels: Levels, jobs: int) -> Iterator[Outcome]:
+    """Each table seed's game, in the seeds' order, played in `jobs` processes.
+
+    A game depends on its seed and the levels alone, so the outcomes are the same whatever
+    `jobs` is. Workers are spawned, not forked: a progress bar's thread may be running here.
+    """
+    if jobs <= 1:
+        deciders = deciders_for(levels)
+        for seed in seeds:
+            yield play_game(players, seed, deciders)
+        return
+    chunk = max(1, len(seeds) // (jobs * 8))  # small enough to show progress, big enough to pay
+    with ProcessPoolExecutor(jobs, mp_context=get_context("spawn")) as pool:
+        yield from pool.map(_play_one, repeat(players), seeds, repeat(levels), chunksize=chunk)
+
+
 def simulate(
     players: int,
     games: int,
@@ -145,29 +183,30 @@ def simulate(
     ring: str,
     defector: str | None = None,
     *,
+    jobs: int = 1,
     progress: Callable[[int], None] | None = None,
 ) -> Report:
-    """Play `games` games at `players` seats; UnknownLevel for a level that does not exist.
+    """Play `games` games at `players` seats in `jobs` processes; UnknownLevel for a level
+    that does not exist.
 
     The Defector plays the Station's level unless `defector` names one; a Defector level for a
-    table without a Defector is a ValueError.
+    table without a Defector is a ValueError. The report's counts do not depend on `jobs`.
     """
     if games < 1:
         raise ValueError("play at least one game")
     if defector is not None and not has_defector(players):
         raise ValueError(f"a table of {players} has no Defector (only 8 and 10 players do)")
     defector_level = (defector or station) if has_defector(players) else None
-    deciders = {
-        Faction.STATION: level(station),
-        Faction.RING: level(ring),
-        Faction.NEUTRAL: level(defector_level or station),
-    }
+    levels = (station, ring, defector_level)
+    deciders_for(levels)  # an unknown level is refused here, before any game is played
     report = Report(players, games, {"station": station, "ring": ring, "defector": defector_level})
     rng = Rng.from_seed(seed)
-    started = time.perf_counter()
-    for game in range(games):
+    seeds = []
+    for _ in range(games):
         table_seed, rng = rng.next_u64()
-        outcome = play_game(players, table_seed, deciders)
+        seeds.append(table_seed)
+    started = time.perf_counter()
+    for game, outcome in enumerate(outcomes(players, seeds, levels, jobs)):
         if outcome.winner == "station":
             report.station_wins += 1
         else:
