@@ -130,7 +130,10 @@ def _pouches(scenario: Any) -> int:
 
 
 def run_bench(args: argparse.Namespace) -> int:
-    """Adjudicate every scenario in rounds; print the median round's games/s and Pouches/s."""
+    """Adjudicate every scenario in rounds, by the engine and by the plain adjudicator in turn;
+    print the median round's games/s and Pouches/s of each."""
+    from deaddrop.benchmarks.plain_station import PlainRefusal, adjudicate_plain
+
     files = sorted(args.directory.glob("*.json"))
     if not files:
         print(f"no scenario files in {args.directory}", file=sys.stderr)
@@ -141,29 +144,44 @@ def run_bench(args: argparse.Namespace) -> int:
         print(f"scenario: {error}", file=sys.stderr)
         return 2
     pouches_per_pass = sum(_pouches(s) for s in scenarios)
-    game_rates, pouch_rates = [], []
-    for _ in range(args.rounds):
-        passes, began = 0, time.perf_counter()
-        while True:
-            for scenario in scenarios:
-                with contextlib.suppress(ScenarioError):
-                    adjudicate(scenario)
-            passes += 1
-            elapsed = time.perf_counter() - began
-            if elapsed >= args.seconds:
-                break
-        game_rates.append(passes * len(scenarios) / elapsed)
-        pouch_rates.append(passes * pouches_per_pass / elapsed)
-    games, pouches = statistics.median(game_rates), statistics.median(pouch_rates)
+    game_rates, plain_rates = [], []
+    for _ in range(args.rounds):  # in turn, so that a busy moment weighs on both alike
+        game_rates.append(_round_rate(adjudicate, ScenarioError, scenarios, args.seconds))
+        plain_rates.append(_round_rate(adjudicate_plain, PlainRefusal, scenarios, args.seconds))
+    games, plain = statistics.median(game_rates), statistics.median(plain_rates)
+    pouches = games * pouches_per_pass / len(scenarios)
     if args.json:
-        print(json.dumps({"games_per_s": round(games, 1), "pouches_per_s": round(pouches, 1)}))
+        result = {
+            "games_per_s": round(games, 1),
+            "pouches_per_s": round(pouches, 1),
+            "plain_games_per_s": round(plain, 1),
+            "engine_to_plain": round(games / plain, 3),
+        }
+        print(json.dumps(result))
         return 0
     alone = statistics.median(_pouch_alone_rates(scenarios, args.rounds, args.seconds))
     print(f"{len(scenarios)} scenarios, {pouches_per_pass} Pouches a pass, {args.rounds} rounds")
     print(f"games/s                     median {games:10,.0f}   rounds {_span(game_rates)}")
-    print(f"Pouches/s                   median {pouches:10,.0f}   rounds {_span(pouch_rates)}")
+    print(f"Pouches/s                   median {pouches:10,.0f}")
     print(f"Pouches/s, resolution alone median {alone:10,.0f}   ({alone / pouches:.1f}x)")
+    print(f"plain adjudicator, games/s  median {plain:10,.0f}   rounds {_span(plain_rates)}")
+    print(f"the engine's rate is {games / plain:.2f}x the plain adjudicator's")
     return 0
+
+
+def _round_rate(
+    adjudicator: Any, refusal: type[Exception], scenarios: list[Any], seconds: float
+) -> float:
+    """Games/s of one round of about `seconds`: whole passes over every scenario."""
+    passes, began = 0, time.perf_counter()
+    while True:
+        for scenario in scenarios:
+            with contextlib.suppress(refusal):
+                adjudicator(scenario)
+        passes += 1
+        elapsed = time.perf_counter() - began
+        if elapsed >= seconds:
+            return passes * len(scenarios) / elapsed
 
 
 def _pouch_alone_rates(scenarios: list[Any], rounds: int, seconds: float) -> list[float]:

@@ -1,0 +1,1 @@
+"""Yardsticks the benchmarks measure the product against."""
