@@ -308,6 +308,8 @@ def check_claim(claim: Claim, context: ClaimContext) -> None:
 def check_post_claims(state: StationState, text: str) -> tuple[Claim, ...]:
     """The claims of a post about to be made in this game; IllegalAction (S43) if malformed."""
     claims = parse_post(text)
+    if not claims:
+        return claims  # free text (most posts, every text-less whisper): nothing to check
     context = ClaimContext.of_state(state)
     for claim in claims:
         check_claim(claim, context)

@@ -10,7 +10,7 @@ from deaddrop.engine.station import actions as A
 from deaddrop.engine.station.cable import result_json
 from deaddrop.engine.station.game import BatchRefused, apply_day
 from deaddrop.engine.station.pouch import advance
-from deaddrop.engine.station.setup import StationSetup, setup_from_deal, start
+from deaddrop.engine.station.setup import StationSetup, check_deal, setup_from_deal, start
 from deaddrop.engine.station.state import ABSTAIN, Order, PouchRecord, StationState
 
 JSON = dict[str, Any]
@@ -35,8 +35,9 @@ def parse_setup(scenario: Any) -> StationSetup:
     ):
         raise ScenarioError("scenario: players must be a list of [codename, role] pairs", None)
     try:
-        setup = setup_from_deal([(codename, role) for codename, role in players])
-        start(setup)
+        table = [(codename, role) for codename, role in players]
+        check_deal(table)
+        setup = setup_from_deal(table)
     except IllegalAction as error:
         raise ScenarioError(f"players: {error.message} ({error.code})", error.code) from None
     return setup
