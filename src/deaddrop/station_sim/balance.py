@@ -15,7 +15,7 @@ from rich.table import Table
 
 from deaddrop.engine.station.roles import ROLE_TABLE
 from deaddrop.progress import progress_bar
-from deaddrop.station_sim.simulate import has_defector, simulate
+from deaddrop.station_sim.simulate import has_defector, process_pool, simulate
 
 SIZES = tuple(sorted(ROLE_TABLE))
 """Every table size the rules deal (S1): 6 to 10 players."""
@@ -35,15 +35,20 @@ def balance(
     not exist, before any game is played.
     """
     results = []
-    for players in SIZES:
-        defector = bot if has_defector(players) else None
+    pool = process_pool(jobs)  # one pool for every size: workers start once
+    try:
+        for players in SIZES:
+            defector = bot if has_defector(players) else None
 
-        def advance(done: int, players: int = players) -> None:
-            if progress is not None:
-                progress(players, done)
+            def advance(done: int, players: int = players) -> None:
+                if progress is not None:
+                    progress(players, done)
 
-        report = simulate(players, games, seed, bot, bot, defector, jobs=jobs, progress=advance)
-        results.append(report.to_json())
+            report = simulate(players, games, seed, bot, bot, defector, pool=pool, progress=advance)
+            results.append(report.to_json())
+    finally:
+        if pool is not None:
+            pool.shutdown()
     return results
 
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import Executor, ProcessPoolExecutor
 from dataclasses import dataclass
 from itertools import repeat
 from multiprocessing import get_context
@@ -159,20 +159,28 @@ def _play_one(players: int, seed: int, levels: Levels) -> Outcome:
     return play_game(players, seed, deciders_for(levels))
 
 
-def outcomes(players: int, seeds: Sequence[int], levels: Levels, jobs: int) -> Iterator[Outcome]:
-    """Each table seed's game, in the seeds' order, played in `jobs` processes.
+def process_pool(jobs: int) -> ProcessPoolExecutor | None:
+    """A pool of `jobs` worker processes, or None to play in this one (jobs <= 1).
 
-    A game depends on its seed and the levels alone, so the outcomes are the same whatever
-    `jobs` is. Workers are spawned, not forked: a progress bar's thread may be running here.
+    Workers are spawned, not forked: a progress bar's thread may be running here.
     """
-    if jobs <= 1:
+    return ProcessPoolExecutor(jobs, mp_context=get_context("spawn")) if jobs > 1 else None
+
+
+def outcomes(
+    players: int, seeds: Sequence[int], levels: Levels, pool: Executor | None
+) -> Iterator[Outcome]:
+    """Each table seed's game, in the seeds' order, in this process or in the pool's.
+
+    A game depends on its seed and the levels alone, so the outcomes are the same either way.
+    """
+    if pool is None:
         deciders = deciders_for(levels)
         for seed in seeds:
             yield play_game(players, seed, deciders)
         return
-    chunk = max(1, len(seeds) // (jobs * 8))  # small enough to show progress, big enough to pay
-    with ProcessPoolExecutor(jobs, mp_context=get_context("spawn")) as pool:
-        yield from pool.map(_play_one, repeat(players), seeds, repeat(levels), chunksize=chunk)
+    chunk = max(1, len(seeds) // 32)  # small enough to show progress, big enough to pay
+    yield from pool.map(_play_one, repeat(players), seeds, repeat(levels), chunksize=chunk)
 
 
 def simulate(
@@ -184,10 +192,11 @@ def simulate(
     defector: str | None = None,
     *,
     jobs: int = 1,
+    pool: Executor | None = None,
     progress: Callable[[int], None] | None = None,
 ) -> Report:
-    """Play `games` games at `players` seats in `jobs` processes; UnknownLevel for a level
-    that does not exist.
+    """Play `games` games at `players` seats in `jobs` processes (or in `pool`'s); UnknownLevel
+    for a level that does not exist.
 
     The Defector plays the Station's level unless `defector` names one; a Defector level for a
     table without a Defector is a ValueError. The report's counts do not depend on `jobs`.
@@ -206,7 +215,21 @@ def simulate(
         table_seed, rng = rng.next_u64()
         seeds.append(table_seed)
     started = time.perf_counter()
-    for game, outcome in enumerate(outcomes(players, seeds, levels, jobs)):
+    own = process_pool(jobs) if pool is None else None
+    try:
+        report = _tally(report, outcomes(players, seeds, levels, pool or own), progress)
+    finally:
+        if own is not None:
+            own.shutdown()
+    report.seconds = time.perf_counter() - started
+    return report
+
+
+def _tally(
+    report: Report, played: Iterator[Outcome], progress: Callable[[int], None] | None
+) -> Report:
+    """Add every outcome to the report's counts, calling `progress` after each game."""
+    for game, outcome in enumerate(played):
         if outcome.winner == "station":
             report.station_wins += 1
         else:
@@ -216,5 +239,4 @@ def simulate(
         report.day10_games += outcome.days == LAST_DAY
         if progress is not None:
             progress(game + 1)
-    report.seconds = time.perf_counter() - started
     return report
