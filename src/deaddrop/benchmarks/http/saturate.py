@@ -5,13 +5,16 @@ from __future__ import annotations
 import asyncio
 import itertools
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from time import monotonic
+from time import monotonic, process_time
 
 from deaddrop.benchmarks.http.requests import RequestMaker
 from deaddrop.benchmarks.http.stats import percentile
 from deaddrop.benchmarks.http.wire import Connection
 
+CpuProbe = Callable[[], float]
+"""CPU seconds a process has used so far."""
 ERRORS = (OSError, asyncio.IncompleteReadError, asyncio.LimitOverrunError, ValueError)
 """What a request can fail with on the wire (a reset, a cut reply, a garbled one)."""
 
@@ -27,6 +30,11 @@ class Saturation:
     """Status codes (and wire errors by name) of the requests completed in the window."""
     p50_ms: float = 0.0
     p99_ms: float = 0.0
+    client_cpu_percent: float = 0.0
+    """This process's CPU over the window: near 100 means the client, not the server, is the
+    limit, and the figure measures the client."""
+    server_cpu_percent: float = 0.0
+    """The server's CPU over the window (when a probe was given): near 100 when saturated."""
 
     @property
     def rate(self) -> float:
@@ -35,7 +43,13 @@ class Saturation:
 
 
 async def saturate(
-    maker: RequestMaker, kind: str, *, connections: int, seconds: float, warmup: float
+    maker: RequestMaker,
+    kind: str,
+    *,
+    connections: int,
+    seconds: float,
+    warmup: float,
+    server_cpu: CpuProbe | None = None,
 ) -> Saturation:
     """Send `kind` on `connections` connections for `warmup` + `seconds`; measure the second."""
     numbers = itertools.count()
@@ -62,6 +76,7 @@ async def saturate(
         finally:
             connection.close()
 
+    cpu = asyncio.create_task(_cpu_over(begin, end, server_cpu))
     tasks = [asyncio.create_task(worker()) for _ in range(connections)]
     _done, late = await asyncio.wait(tasks, timeout=warmup + seconds + 30)
     for task in late:  # a reply still not there half a minute after the end is not waited for
@@ -74,4 +89,16 @@ async def saturate(
         dict(outcomes),
         percentile(latencies, 0.5) * 1000,
         percentile(latencies, 0.99) * 1000,
+        *(await cpu),
     )
+
+
+async def _cpu_over(begin: float, end: float, server_cpu: CpuProbe | None) -> tuple[float, float]:
+    """(this process's, the server's) CPU percent between `begin` and `end`."""
+    await asyncio.sleep(max(0.0, begin - monotonic()))
+    client, server = process_time(), server_cpu() if server_cpu else 0.0
+    started = monotonic()
+    await asyncio.sleep(max(0.0, end - monotonic()))
+    wall = max(monotonic() - started, 1e-9)
+    server_used = (server_cpu() - server) if server_cpu else 0.0
+    return 100 * (process_time() - client) / wall, 100 * server_used / wall
