@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from tests.server.conftest import postgres_url_or_skip
+from tests.server.conftest import postgres_url_or_skip, redis_url_or_skip
 
 TINY = [
     "--quick",
@@ -79,3 +79,19 @@ def test_bench_http_on_postgresql(tmp_path: Path) -> None:
     data = bench(tmp_path, "--database", url, "--wave-workers", "2")
     assert data["plan"]["wave_workers"] == [2]
     check_figures(data)
+
+
+@pytest.mark.services
+def test_bench_http_two_processes_on_postgresql_and_redis(tmp_path: Path) -> None:
+    """Two server processes: the load is spread over both, and each post reaches the readers
+    of both (through Redis)."""
+    url, redis_url = postgres_url_or_skip(), redis_url_or_skip()
+    extra = ["--database", url, "--processes", "2", "--redis", redis_url]
+    data = bench(tmp_path, *extra, "--phases", "saturate,live")
+    assert data["plan"]["processes"] == 2
+    results = data["results"]
+    assert set(results["saturation"]["floor"][0]["outcomes"]) == {"200"}
+    (step,) = results["live"]["deaddrop"]
+    assert step["connected"] == 20 and step["failed_posts"] == {}
+    assert step["deliveries"] == 2 * 10
+    assert (tmp_path / "deaddrop-1.log").is_file()

@@ -82,6 +82,10 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
         flag = "--" + name.replace("_", "-")
         http.add_argument(flag, type=kind, default=None, help=f"{_HELP[name]} ({default})")
     http.add_argument("--wave-workers", default=None, help="workers per wave (1; PostgreSQL: 1,2)")
+    http.add_argument(
+        "--processes", type=int, default=1, help="deaddrop serve processes (1; more need --redis)"
+    )
+    http.add_argument("--redis", default=None, help="REDIS_URL of the servers (several processes)")
     http.add_argument("--phases", default="saturate,open,live,wave", help="what to measure")
     http.add_argument("--server-core", type=int, help="the servers' core (0 on 2+ cores)")
     http.add_argument("--client-core", type=int, help="the load's core (1 on 2+ cores)")
@@ -97,6 +101,9 @@ def run_bench_http(args: argparse.Namespace) -> int:
     from deaddrop.benchmarks.http.report import as_json, print_tables
     from deaddrop.benchmarks.http.run import run_bench
 
+    if args.processes > 1 and not args.redis:
+        print("Several processes deliver live events to each other through Redis: give --redis.")
+        return 2
     plan = plan_of(args)
     progress = sys.stderr if args.json else sys.stdout
     results = run_bench(plan, say=lambda line: print(line, file=progress, flush=True))
@@ -139,6 +146,8 @@ def plan_of(args: argparse.Namespace) -> Plan:
         live_grace=value["live_grace"],
         waves=_numbers(value["waves"], int),
         wave_workers=_numbers(workers, int),
+        processes=args.processes,
+        redis_url=args.redis,
         server_core=None if args.no_pin else server_core,
         client_core=None if args.no_pin else client_core,
         phases=tuple(args.phases.split(",")),

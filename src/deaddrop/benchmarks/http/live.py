@@ -17,7 +17,7 @@ from deaddrop.benchmarks.http.live_sites import LiveSite
 from deaddrop.benchmarks.http.saturate import ERRORS
 from deaddrop.benchmarks.http.sse import Reader
 from deaddrop.benchmarks.http.stats import median, percentile
-from deaddrop.benchmarks.http.wire import Connection
+from deaddrop.benchmarks.http.wire import Address, Connection
 
 Probe = Callable[[], tuple[int, float]]
 """The server's resident memory (bytes) and CPU seconds used so far."""
@@ -57,7 +57,7 @@ async def live_step(
     site: LiveSite, streams: int, *, interval: float, rounds: int, grace: float, probe: Probe
 ) -> LiveStep:
     """Open `streams` readers, post `rounds` times to each room, wait `grace`, measure."""
-    readers = [Reader(site.address, *site.reader(index)) for index in range(streams)]
+    readers = [Reader(*site.reader(index)) for index in range(streams)]
     tasks = []
     for number, reader in enumerate(readers):
         tasks.append(asyncio.create_task(reader.run()))
@@ -90,15 +90,17 @@ async def _post_rounds(
     site: LiveSite, readers: list[Reader], *, interval: float, rounds: int
 ) -> list[Sent]:
     rooms = list(dict.fromkeys(reader.room for reader in readers))
-    idle: list[Connection] = []
+    idle: dict[Address, list[Connection]] = {}
     sent: list[Sent] = []
 
     async def post(room: str, number: int, marker: str) -> None:
-        connection = idle.pop() if idle else Connection(site.address)
         text = f"Live check {marker}: anyone at the fountain?"
+        address, request = site.post(room, number, text)
+        pool = idle.setdefault(address, [])
+        connection = pool.pop() if pool else Connection(address)
         try:
-            status = (await connection.send(site.post(room, number, text))).status
-            idle.append(connection)
+            status = (await connection.send(request)).status
+            pool.append(connection)
         except ERRORS as error:
             sent.append(Sent(marker, room, None, type(error).__name__))
             return
@@ -113,8 +115,9 @@ async def _post_rounds(
             marker = f"LIVEMARK{number}N{index}E"
             posts.append(asyncio.create_task(post(room, number, marker)))
     await asyncio.gather(*posts)
-    for connection in idle:
-        connection.close()
+    for connections in idle.values():
+        for connection in connections:
+            connection.close()
     return sent
 
 

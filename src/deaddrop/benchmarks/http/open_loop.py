@@ -11,7 +11,7 @@ from time import monotonic
 from deaddrop.benchmarks.http.requests import RequestMaker
 from deaddrop.benchmarks.http.saturate import ERRORS
 from deaddrop.benchmarks.http.stats import percentile
-from deaddrop.benchmarks.http.wire import Connection
+from deaddrop.benchmarks.http.wire import Address, Connection
 
 MAX_CONNECTIONS = 512
 """Connections open at once at most; a request waiting for one is already late, and counted."""
@@ -45,7 +45,7 @@ async def open_loop(
     """Send `kinds` (one per request, in order) at `rate` per second for `seconds`."""
     total = max(1, int(rate * seconds))
     start = monotonic() + 0.1
-    idle: list[Connection] = []
+    idle: dict[Address, list[Connection]] = {address: [] for address in maker.addresses}
     slots = asyncio.Semaphore(MAX_CONNECTIONS)
     outcomes: Counter[str] = Counter()
     latencies: list[float] = []
@@ -54,11 +54,12 @@ async def open_loop(
     async def one(number: int, scheduled: float) -> None:
         nonlocal in_time
         async with slots:
-            connection = idle.pop() if idle else Connection(maker.address)
+            address = maker.address_of(number)
+            connection = idle[address].pop() if idle[address] else Connection(address)
             request = maker.make(kinds[number % len(kinds)], number)
             try:
                 outcomes[str((await connection.send(request)).status)] += 1
-                idle.append(connection)
+                idle[address].append(connection)
             except ERRORS as error:
                 outcomes[type(error).__name__] += 1
         answered = monotonic()
@@ -75,8 +76,9 @@ async def open_loop(
     for task in late:
         task.cancel()
     await asyncio.gather(*tasks, return_exceptions=True)
-    for connection in idle:
-        connection.close()
+    for connections in idle.values():
+        for connection in connections:
+            connection.close()
     waited = [cut - (start + n / rate) for n, task in enumerate(tasks) if task in late]
     every = latencies + waited
     return OpenLoop(

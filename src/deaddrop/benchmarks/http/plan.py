@@ -40,6 +40,10 @@ class Plan:
     live_grace: float = 30.0
     waves: tuple[int, ...] = (1000, 5000, 10000)
     wave_workers: tuple[int, ...] = (1,)
+    processes: int = 1
+    """`deaddrop serve` processes, on the server core and the next ones; more than one needs
+    Redis for live delivery between them (and PostgreSQL to be a fair picture)."""
+    redis_url: str | None = None
     server_core: int | None = 0
     client_core: int | None = 1
     phases: tuple[str, ...] = PHASES

@@ -56,7 +56,8 @@ def print_tables(plan: Plan, results: Results, console: Console | None = None) -
 
 
 def _machine_line(plan: Plan, results: Results) -> str:
-    cores = f"server on core {plan.server_core}, client on core {plan.client_core}"
+    servers = "server" if plan.processes == 1 else f"{plan.processes} server processes"
+    cores = f"{servers} from core {plan.server_core}, client on core {plan.client_core}"
     line = (
         f"{results.cpus} CPUs ({cores}); load average {results.load_before:.1f} before, "
         f"{results.load_after:.1f} after; medians of {plan.repeats} runs."

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from itertools import zip_longest
 
 from deaddrop.benchmarks.http.wire import Address, get_request, json_post
@@ -24,11 +25,16 @@ def interleaved(world: World) -> list[Player]:
 class RequestMaker:
     """Builds the n-th request of a kind, turning over the players."""
 
-    def __init__(self, address: Address, world: World | None = None) -> None:
-        self.address = address
+    def __init__(self, addresses: Sequence[Address], world: World | None = None) -> None:
+        self.addresses = tuple(addresses)
+        self.address = self.addresses[0]  # the Host header's (every server is on this host)
         self.players = interleaved(world) if world is not None else []
         games = world.games if world is not None else {}
         self.codenames = {game: [p.codename for p in seats] for game, seats in games.items()}
+
+    def address_of(self, number: int) -> Address:
+        """The server of the `number`-th connection or request, in turn when there are several."""
+        return self.addresses[number % len(self.addresses)]
 
     def make(self, kind: str, number: int) -> bytes:
         """The `number`-th request of `kind`."""

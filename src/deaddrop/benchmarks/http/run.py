@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import resource
 from collections.abc import Callable
@@ -80,32 +81,44 @@ def _where(plan: Plan) -> str:
 def _measure_deaddrop(
     plan: Plan, settings: Settings, world: World, results: Results, say: Say
 ) -> None:
-    env = server_env(settings, plan.var_dir)
-    log = plan.var_dir / "deaddrop.log"
-    with running(deaddrop_command(plan.server_core), env, log, "/api/health") as server:
-        say(f"Dead Drop at {server.address.base_url} (log: {log})")
-        maker = RequestMaker(server.address, world)
+    env = server_env(settings, plan.var_dir, plan.redis_url)
+    with contextlib.ExitStack() as stack:
+        servers = []
+        for number in range(plan.processes):
+            log = plan.var_dir / f"deaddrop-{number}.log"
+            command = deaddrop_command(_core_of(plan, number))
+            servers.append(stack.enter_context(running(command, env, log, "/api/health")))
+            say(f"Dead Drop at {servers[-1].address.base_url} (log: {log})")
+        addresses = [server.address for server in servers]
+        maker = RequestMaker(addresses, world)
         if "saturate" in plan.phases:
-            _saturation(plan, server, maker, DEADDROP_KINDS, results, say)
+            _saturation(plan, servers, maker, DEADDROP_KINDS, results, say)
             _let_post_rates_recover()
         if "open" in plan.phases:
             _open_loop(plan, maker, "deaddrop", mix_schedule(10_000), results, say)
             _let_post_rates_recover()
         if "live" in plan.phases:
-            _live(plan, DeadDropSite(server.address, world), server, "deaddrop", results, say)
+            _live(plan, DeadDropSite(addresses, world), servers, "deaddrop", results, say)
+
+
+def _core_of(plan: Plan, number: int) -> int | None:
+    """The core of the `number`-th server process: the server core, then the next ones."""
+    if plan.server_core is None:
+        return None
+    return (plan.server_core + number) % (os.cpu_count() or 1)
 
 
 def _measure_bare(plan: Plan, world: World, results: Results, say: Say) -> None:
     log = plan.var_dir / "bare.log"
     with running(bare_command(plan.server_core), os.environ, log, "/hello") as server:
         say(f"Bare Litestar at {server.address.base_url} (log: {log})")
-        maker = RequestMaker(server.address)
+        maker = RequestMaker([server.address])
         if "saturate" in plan.phases:
-            _saturation(plan, server, maker, BARE_KINDS, results, say)
+            _saturation(plan, [server], maker, BARE_KINDS, results, say)
         if "open" in plan.phases:
             _open_loop(plan, maker, "bare", ["hello"], results, say)
         if "live" in plan.phases:
-            _live(plan, BareSite(server.address, world), server, "bare", results, say)
+            _live(plan, BareSite([server.address], world), [server], "bare", results, say)
 
 
 def _let_post_rates_recover() -> None:
@@ -116,7 +129,7 @@ def _let_post_rates_recover() -> None:
 
 def _saturation(
     plan: Plan,
-    server: Server,
+    servers: list[Server],
     maker: RequestMaker,
     kinds: tuple[str, ...],
     results: Results,
@@ -131,7 +144,7 @@ def _saturation(
                     connections=plan.connections,
                     seconds=plan.seconds,
                     warmup=plan.warmup,
-                    server_cpu=server.cpu_seconds,
+                    server_cpu=lambda: sum(server.cpu_seconds() for server in servers),
                 )
             )
             results.saturation.setdefault(kind, []).append(run)
@@ -154,10 +167,11 @@ def _open_loop(
 
 
 def _live(
-    plan: Plan, site: LiveSite, server: Server, target: str, results: Results, say: Say
+    plan: Plan, site: LiveSite, servers: list[Server], target: str, results: Results, say: Say
 ) -> None:
     def probe() -> tuple[int, float]:
-        return server.rss_bytes(), server.cpu_seconds()
+        rss = sum(server.rss_bytes() for server in servers)
+        return rss, sum(server.cpu_seconds() for server in servers)
 
     for streams in plan.streams:
         step = asyncio.run(

@@ -58,8 +58,8 @@ async def saturate(
     outcomes: Counter[str] = Counter()
     latencies: list[float] = []
 
-    async def worker() -> None:
-        connection = Connection(maker.address)
+    async def worker(index: int) -> None:
+        connection = Connection(maker.address_of(index))
         try:
             while monotonic() < end:
                 request = maker.make(kind, next(numbers))
@@ -77,7 +77,7 @@ async def saturate(
             connection.close()
 
     cpu = asyncio.create_task(_cpu_over(begin, end, server_cpu))
-    tasks = [asyncio.create_task(worker()) for _ in range(connections)]
+    tasks = [asyncio.create_task(worker(index)) for index in range(connections)]
     _done, late = await asyncio.wait(tasks, timeout=warmup + seconds + 30)
     for task in late:  # a reply still not there half a minute after the end is not waited for
         task.cancel()
