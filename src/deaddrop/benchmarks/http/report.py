@@ -69,7 +69,8 @@ def _machine_line(plan: Plan, results: Results) -> str:
 
 def _saturation_table(results: Results) -> Table:
     table = Table(title="Saturation (wrk-style, closed loop)")
-    columns = ("req/s", "% of bare hello", "p50 ms", "p99 ms", "CPU % server / client")
+    columns = ["req/s", "% of bare hello", "p50 ms", "p99 ms", "CPU % server / client"]
+    columns.append("client µs/req")
     for column in ("request", *columns, "replies"):
         table.add_column(column, justify="left" if column == "request" else "right")
     runs = results.saturation
@@ -87,9 +88,16 @@ def _saturation_table(results: Results) -> Table:
             f"{median([r.p99_ms for r in runs[kind]]):,.1f}",
             f"{median([r.server_cpu_percent for r in runs[kind]]):.0f} / "
             f"{median([r.client_cpu_percent for r in runs[kind]]):.0f}",
+            f"{median([_client_cost(r) for r in runs[kind]]):,.0f}",
             _outcomes(run.outcomes for run in runs[kind]),
         )
     return table
+
+
+def _client_cost(run: Saturation) -> float:
+    """The client's CPU microseconds per request: 1,000,000 over it is the most requests a
+    second that one core of this client could send, whatever the server."""
+    return run.client_cpu_percent / 100 * run.seconds / run.done * 1e6 if run.done else 0.0
 
 
 def _outcomes(each: Iterable[dict[str, int]]) -> str:
