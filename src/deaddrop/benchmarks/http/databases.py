@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import secrets
+import shutil
 from pathlib import Path
 
 from sqlalchemy import text
@@ -24,13 +25,33 @@ def is_sqlite(database: str) -> bool:
     return database == "sqlite"
 
 
+def sqlite_files(path: Path) -> list[Path]:
+    """A SQLite database's file and its write-ahead log and shared memory beside it."""
+    return [path, path.with_name(path.name + "-wal"), path.with_name(path.name + "-shm")]
+
+
+def sqlite_settings(path: Path) -> Settings:
+    """Settings of the SQLite file at `path`."""
+    return Settings(database_url=f"sqlite+aiosqlite:///{path.resolve()}", secret_key=SECRET_KEY)
+
+
+def copy_sqlite(source: Path, var_dir: Path, name: str) -> Settings:
+    """A copy of the (closed) SQLite database at `source`, called `name`."""
+    target = var_dir / f"{name}.sqlite3"
+    for original, copy in zip(sqlite_files(source), sqlite_files(target), strict=True):
+        copy.unlink(missing_ok=True)
+        if original.exists():
+            shutil.copyfile(original, copy)
+    return sqlite_settings(target)
+
+
 async def fresh_database(database: str, var_dir: Path, name: str) -> Settings:
     """Settings of an empty database called `name`: a file in `var_dir`, or a PG schema."""
     if is_sqlite(database):
         path = var_dir / f"{name}.sqlite3"
-        for stale in (path, path.with_name(path.name + "-wal"), path.with_name(path.name + "-shm")):
+        for stale in sqlite_files(path):
             stale.unlink(missing_ok=True)
-        return Settings(database_url=f"sqlite+aiosqlite:///{path.resolve()}", secret_key=SECRET_KEY)
+        return sqlite_settings(path)
     settings = Settings(database_url=database, secret_key=SECRET_KEY, database_schema=name)
     engine = create_engine(Settings(database_url=database, secret_key=SECRET_KEY))
     try:

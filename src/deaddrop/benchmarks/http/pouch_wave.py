@@ -1,9 +1,9 @@
 """The Pouch wave: N started games all due at once, resolved by `deaddrop worker --once`.
 
-The games are made through the app as players make them (ten accounts host and join them all,
-five votes each); then every deadline is moved a second into the past, as the clock would
-move it, and the workers are timed from their start to their exit. Each game must end with
-exactly one Pouch record, for Day 1, and stand on Day 2.
+The games are made by the app's own service functions, as the pages make them (ten accounts
+host and join them all, five votes each); then every deadline is moved a second into the past,
+as the clock would move it, and the workers are timed from their start to their exit. Each
+game must end with exactly one Pouch record, for Day 1, and stand on Day 2.
 """
 
 from __future__ import annotations
@@ -17,17 +17,21 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from time import monotonic
 
-from litestar.testing import AsyncTestClient
 from sqlalchemy import func, select, update
+from sqlalchemy.ext.asyncio import AsyncSession
 
-from deaddrop.benchmarks.http.browser import Browser, seeding_app
 from deaddrop.benchmarks.http.databases import server_env
-from deaddrop.benchmarks.http.seed import Say, create_accounts, migrate, start_game
+from deaddrop.benchmarks.http.seed import Say, create_accounts, far_pouch_time, migrate
 from deaddrop.benchmarks.http.servers import pinned
-from deaddrop.server.app import create_app
+from deaddrop.engine.station import CastVote
+from deaddrop.server.accounts.service import find_user
+from deaddrop.server.clock import SystemClock
 from deaddrop.server.db.engine import create_engine, create_sessionmaker
 from deaddrop.server.settings import Settings
+from deaddrop.server.station.game.access import access_game_for_host, access_game_for_player
 from deaddrop.server.station.game.models import StationGame, StationPouch
+from deaddrop.server.station.lobby.service import NewGame, do_create_game, do_join, do_start
+from deaddrop.server.station.play.service import do_act
 
 VOTES = 5
 _RESOLVED = re.compile(r"Resolved (\d+) Pouch")
@@ -46,24 +50,43 @@ class Wave:
     """Every game has one Pouch record (Day 1) and stands on Day 2, and `resolved == games`."""
 
 
-async def seed_due_games(settings: Settings, games: int, say: Say = print) -> None:
-    """Migrate, make `games` started games of ten with five votes each, make them all due."""
+async def seed_due_games(settings: Settings, games: int, say: Say = print, *, had: int = 0) -> None:
+    """Migrate, add `games` started games of ten with five votes each to the `had` games a
+    previous call made there, and make them all due.
+
+    Through the service functions the pages call (create, join, start, vote), without the
+    HTTP round trips: thousands of games are needed, and the wave measures the worker alone.
+    """
     await migrate(settings)
-    names = await create_accounts(settings, 10, "wave")
-    app = seeding_app(create_app(settings, pouch_runner=False, mailer=False))
-    async with AsyncTestClient(app) as client:
-        people = [Browser(client) for _ in range(10)]
-        for browser, name in zip(people, names, strict=True):
-            await browser.log_in(name)
-        for number in range(games):
-            game_id = await start_game(people, f"Wave {number + 1}")
-            roster = (await people[0].get(f"/api/games/{game_id}")).json()["view"]["roster"]
-            for seat in range(VOTES):
-                vote = {"vote": roster[(seat + 1) % len(roster)]["codename"]}
-                await people[seat].script(f"/api/games/{game_id}/vote", vote)
-            if (number + 1) % 200 == 0:
-                say(f"  wave: seeded {number + 1}/{games} games")
+    names = [f"wave{number:05d}" for number in range(10)]
+    if not had:
+        await create_accounts(settings, len(names), "wave")
+    engine = create_engine(settings)
+    try:
+        sessionmaker = create_sessionmaker(engine)
+        for number in range(had, had + games):
+            async with sessionmaker() as db:
+                await _due_game(db, names, f"Wave {number + 1}")
+            if (number + 1) % 500 == 0:
+                say(f"  wave: seeded {number + 1} games")
+    finally:
+        await engine.dispose()
     await _make_due(settings)
+
+
+async def _due_game(db: AsyncSession, names: list[str], title: str) -> None:
+    """One game: the first account hosts, the nine others join, started, five seats vote."""
+    users = [user for name in names if (user := await find_user(db, name)) is not None]
+    pouch = far_pouch_time(datetime.now(UTC))
+    minute = int(pouch[:2]) * 60 + int(pouch[3:])
+    game = await do_create_game(db, users[0], NewGame(title, minute, "UTC"))
+    for user in users[1:]:
+        await do_join(db, game, user)
+    clock = SystemClock()
+    await do_start(db, await access_game_for_host(db, game.public_id, users[0]), clock)
+    for seat in range(VOTES):
+        context = await access_game_for_player(db, game.public_id, users[seat])
+        await do_act(db, context, CastVote(seat, (seat + 1) % len(users)), clock=clock)
 
 
 async def _make_due(settings: Settings) -> None:

@@ -9,7 +9,12 @@ import resource
 from collections.abc import Callable
 from time import monotonic, sleep
 
-from deaddrop.benchmarks.http.databases import fresh_database, is_sqlite, server_env
+from deaddrop.benchmarks.http.databases import (
+    copy_sqlite,
+    fresh_database,
+    is_sqlite,
+    server_env,
+)
 from deaddrop.benchmarks.http.live import live_step
 from deaddrop.benchmarks.http.live_sites import BareSite, DeadDropSite, LiveSite
 from deaddrop.benchmarks.http.open_loop import open_loop
@@ -50,9 +55,7 @@ def run_bench(plan: Plan, say: Say = print) -> Results:
         _measure_deaddrop(plan, settings, world, results, say)
         _measure_bare(plan, world, results, say)
     if "wave" in plan.phases:
-        for games in plan.waves:
-            for workers in plan.wave_workers:
-                results.waves.append(_wave(plan, games, workers, say))
+        _waves(plan, results, say)
     results.load_after = os.getloadavg()[0]
     return results
 
@@ -188,11 +191,32 @@ def _live(
         say(f"  live {target} at {streams} streams: p99 {step.p99_ms:,.1f} ms, lost {step.lost}")
 
 
-def _wave(plan: Plan, games: int, workers: int, say: Say) -> Wave:
-    say(f"Pouch wave: seeding {games} due games on {_where(plan)}...")
-    name = f"bench_wave_{games}_{workers}"
-    settings = asyncio.run(fresh_database(plan.database, plan.var_dir, name))
-    asyncio.run(seed_due_games(settings, games, say))
+def _waves(plan: Plan, results: Results, say: Say) -> None:
+    """Each wave on a database of its own. On SQLite one template grows from wave to wave and
+    each run gets a copy of it (the seeding is most of a wave's time); on PostgreSQL each run
+    is seeded anew in a schema of its own."""
+    if not is_sqlite(plan.database):
+        for games in plan.waves:
+            for workers in plan.wave_workers:
+                name = f"bench_wave_{games}_{workers}"
+                say(f"Pouch wave: seeding {games} due games on {_where(plan)}...")
+                settings = asyncio.run(fresh_database(plan.database, plan.var_dir, name))
+                asyncio.run(seed_due_games(settings, games, say))
+                results.waves.append(_wave(plan, settings, games, workers, say))
+        return
+    template = plan.var_dir / "bench_wave_template.sqlite3"
+    settings = asyncio.run(fresh_database(plan.database, plan.var_dir, template.stem))
+    had = 0
+    for games in sorted(plan.waves):
+        say(f"Pouch wave: seeding {games - had} more due games (SQLite template)...")
+        asyncio.run(seed_due_games(settings, games - had, say, had=had))
+        had = games
+        for workers in plan.wave_workers:
+            copy = copy_sqlite(template, plan.var_dir, f"bench_wave_{games}_{workers}")
+            results.waves.append(_wave(plan, copy, games, workers, say))
+
+
+def _wave(plan: Plan, settings: Settings, games: int, workers: int, say: Say) -> Wave:
     seconds, resolved = run_workers(settings, plan.var_dir, workers, plan.server_core)
     once = asyncio.run(resolved_exactly_once(settings, games)) and resolved == games
     say(f"  {workers} worker(s): {seconds:.1f} s, resolved {resolved}, exactly once: {once}")
