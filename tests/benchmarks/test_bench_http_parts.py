@@ -53,7 +53,7 @@ async def test_a_reply_is_read_by_length_or_in_chunks() -> None:
 
 async def test_the_reader_sees_markers_across_chunks_and_crlf() -> None:
     # An event cut between CR and LF, and between two chunks, as a server may send it.
-    events = ": connected\r\n\r\nid: 7\r\ndata: <li>LIVEMARK0N3E</li>\r\n\r"
+    events = ": connected\r\n\r\nid: 7\r\ndata: <li>LIVEMARK12N0N3E</li>\r\n\r"
     rest = "\nid: 8\r\ndata: plain\r\n\r\n"
     body = b""
     for part in (events, rest):
@@ -62,9 +62,9 @@ async def test_the_reader_sees_markers_across_chunks_and_crlf() -> None:
     reader = Reader(Address("127.0.0.1", 1), "room", lambda last: b"")
     await reader._read(reader_of(body + b"0\r\n\r\n"))
     assert reader.connected.is_set()
-    assert set(reader.arrivals) == {"LIVEMARK0N3E"}
+    assert set(reader.arrivals) == {"LIVEMARK12N0N3E"}
     assert reader.last_id == 8
-    assert reader.push_sizes == [len("<li>LIVEMARK0N3E</li>"), len("plain")]
+    assert reader.push_sizes == [len("<li>LIVEMARK12N0N3E</li>"), len("plain")]
 
 
 def test_the_tables_show_every_phase() -> None:

@@ -8,6 +8,7 @@ event came first. A delivery is lost when a reader never shows the marker within
 from __future__ import annotations
 
 import asyncio
+import random
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -106,13 +107,15 @@ async def _post_rounds(
             return
         sent.append(Sent(marker, room, monotonic() if status == 200 else None, str(status)))
 
+    # The Floor shows earlier steps' posts too: each step's markers are its own.
+    step = random.randrange(10**9)
     start = monotonic()
     posts = []
     for number in range(rounds):
         for index, room in enumerate(rooms):
             at = start + number * interval + index * interval / len(rooms)
             await asyncio.sleep(max(0.0, at - monotonic()))
-            marker = f"LIVEMARK{number}N{index}E"
+            marker = f"LIVEMARK{step}N{number}N{index}E"
             posts.append(asyncio.create_task(post(room, number, marker)))
     await asyncio.gather(*posts)
     for connections in idle.values():

@@ -11,8 +11,9 @@ from time import monotonic
 from deaddrop.benchmarks.http.saturate import ERRORS
 from deaddrop.benchmarks.http.wire import Address, read_chunk, read_head
 
-MARKER = re.compile(r"LIVEMARK\d+N\d+E")
-"""What a measured post says: unique per post, plain letters and digits (no escaping)."""
+MARKER = re.compile(r"LIVEMARK\d+N\d+N\d+E")
+"""What a measured post says: unique per post (step, round, room), plain letters and digits
+(nothing for a template to escape)."""
 RETRY_SECONDS = 3.0
 """The reconnection delay the server asks for (server/live/sse.py RETRY_MILLISECONDS)."""
 
