@@ -9,12 +9,8 @@ import resource
 from collections.abc import Callable
 from time import monotonic, sleep
 
-from deaddrop.benchmarks.http.databases import (
-    copy_sqlite,
-    fresh_database,
-    is_sqlite,
-    server_env,
-)
+from deaddrop.benchmarks.http.copies import copy_database
+from deaddrop.benchmarks.http.databases import fresh_database, is_sqlite, server_env
 from deaddrop.benchmarks.http.live import live_step
 from deaddrop.benchmarks.http.live_sites import BareSite, DeadDropSite, LiveSite
 from deaddrop.benchmarks.http.open_loop import open_loop
@@ -192,27 +188,17 @@ def _live(
 
 
 def _waves(plan: Plan, results: Results, say: Say) -> None:
-    """Each wave on a database of its own. On SQLite one template grows from wave to wave and
-    each run gets a copy of it (the seeding is most of a wave's time); on PostgreSQL each run
-    is seeded anew in a schema of its own."""
-    if not is_sqlite(plan.database):
-        for games in plan.waves:
-            for workers in plan.wave_workers:
-                name = f"bench_wave_{games}_{workers}"
-                say(f"Pouch wave: seeding {games} due games on {_where(plan)}...")
-                settings = asyncio.run(fresh_database(plan.database, plan.var_dir, name))
-                asyncio.run(seed_due_games(settings, games, say))
-                results.waves.append(_wave(plan, settings, games, workers, say))
-        return
-    template = plan.var_dir / "bench_wave_template.sqlite3"
-    settings = asyncio.run(fresh_database(plan.database, plan.var_dir, template.stem))
+    """Each wave on a copy of its own of one template database, which grows from wave to wave
+    (the seeding is most of a wave's time)."""
+    template = asyncio.run(fresh_database(plan.database, plan.var_dir, "bench_wave_template"))
     had = 0
     for games in sorted(plan.waves):
-        say(f"Pouch wave: seeding {games - had} more due games (SQLite template)...")
-        asyncio.run(seed_due_games(settings, games - had, say, had=had))
+        say(f"Pouch wave: seeding {games - had} more due games on {_where(plan)}...")
+        asyncio.run(seed_due_games(template, games - had, say, had=had))
         had = games
         for workers in plan.wave_workers:
-            copy = copy_sqlite(template, plan.var_dir, f"bench_wave_{games}_{workers}")
+            name = f"bench_wave_{games}_{workers}"
+            copy = asyncio.run(copy_database(plan.database, template, plan.var_dir, name))
             results.waves.append(_wave(plan, copy, games, workers, say))
 
 
