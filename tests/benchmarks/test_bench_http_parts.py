@@ -1,10 +1,12 @@
-"""The harness's small parts: percentiles, the mix, the wire's bodies, the SSE reader, tables."""
+"""The harness's small parts: percentiles, the mix, the wire's bodies, the SSE reader, the
+tables, the command's refusals."""
 
 from __future__ import annotations
 
 import asyncio
 from collections import Counter
 
+import pytest
 from rich.console import Console
 
 from deaddrop.benchmarks.http.live import LiveStep
@@ -17,6 +19,7 @@ from deaddrop.benchmarks.http.saturate import Saturation
 from deaddrop.benchmarks.http.sse import Reader
 from deaddrop.benchmarks.http.stats import percentile
 from deaddrop.benchmarks.http.wire import Address, read_body, read_head
+from deaddrop.cli import main
 
 
 def test_percentile_is_nearest_rank() -> None:
@@ -81,3 +84,10 @@ def test_the_tables_show_every_phase() -> None:
     text = console.export_text()
     for expected in ("Floor GET", "1.0%", "20.0 / 80.0", "3/2000", "17.6", "not its figures"):
         assert expected in text, expected
+
+
+def test_the_command_refuses_what_it_cannot_run(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["bench", "http", "--phases", "saturate,speed"]) == 2
+    assert "No such phase: speed" in capsys.readouterr().out
+    assert main(["bench", "http", "--processes", "2"]) == 2
+    assert "--redis" in capsys.readouterr().out

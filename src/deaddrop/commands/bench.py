@@ -101,6 +101,10 @@ def run_bench_http(args: argparse.Namespace) -> int:
     from deaddrop.benchmarks.http.report import as_json, print_tables
     from deaddrop.benchmarks.http.run import run_bench
 
+    unknown = set(args.phases.split(",")) - {"saturate", "open", "live", "wave"}
+    if unknown:
+        print(f"No such phase: {', '.join(sorted(unknown))} (saturate, open, live, wave).")
+        return 2
     if args.processes > 1 and not args.redis:
         print("Several processes deliver live events to each other through Redis: give --redis.")
         return 2
