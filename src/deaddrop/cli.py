@@ -6,6 +6,7 @@ import argparse
 import sys
 from collections.abc import Callable, Sequence
 
+from deaddrop.commands import bench as bench_commands
 from deaddrop.commands import cards as cards_commands
 from deaddrop.commands import serve as serve_commands
 from deaddrop.commands import station as station_commands
@@ -17,6 +18,7 @@ REGISTRARS: tuple[Registrar, ...] = (
     worker_commands.register,
     station_commands.register,
     cards_commands.register,
+    bench_commands.register,
 )
 
 

@@ -1,0 +1,101 @@
+"""The baseline: a bare Litestar app under uvicorn with `deaddrop serve`'s settings.
+
+`python -m deaddrop.benchmarks.http.bare_app --port 0` serves `GET /hello` (a JSON hello, the
+issue's yardstick), `GET /page` (a small Jinja page of 30 posts: what a template adds), and
+live rooms: `GET /events/{room}` (Server-Sent Events) receives each `POST /post/{room}`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+from collections.abc import AsyncIterator
+from typing import Any
+
+from jinja2 import Environment
+from litestar import Litestar, MediaType, Request, Response, get, post
+from litestar.response import ServerSentEvent
+from litestar.response.sse import ServerSentEventMessage
+
+_PAGE = Environment(autoescape=True).from_string(
+    "<!doctype html><html><head><title>{{ title }}</title></head><body><h1>{{ title }}</h1>"
+    "<ol>{% for post in posts %}<li><b>{{ post.author }}</b> {{ post.text }}</li>{% endfor %}"
+    "</ol></body></html>"
+)
+_POSTS = [{"author": f"AGENT{n}", "text": f"Floor post {n}: who was there?"} for n in range(30)]
+
+
+@get("/hello", sync_to_thread=False)
+def hello() -> dict[str, str]:
+    """A JSON hello."""
+    return {"hello": "world"}
+
+
+@get("/page", sync_to_thread=False)
+def page() -> Response[str]:
+    """A small HTML page rendered from a template."""
+    html = _PAGE.render(title="The Floor", posts=_POSTS)
+    return Response(html, media_type=MediaType.HTML)
+
+
+_rooms: dict[str, set[asyncio.Queue[str]]] = {}
+"""The open streams of each room (one process: a plain dict is the whole broker)."""
+
+
+@get("/events/{room:str}", sync_to_thread=False)
+def events(room: str) -> ServerSentEvent:
+    """A room's posts as they come, after a first comment (subscribed from there)."""
+    queue: asyncio.Queue[str] = asyncio.Queue()
+
+    async def stream() -> AsyncIterator[ServerSentEventMessage]:
+        _rooms.setdefault(room, set()).add(queue)
+        try:
+            yield ServerSentEventMessage(comment="connected")
+            number = 0
+            while True:
+                number += 1
+                yield ServerSentEventMessage(data=await queue.get(), id=number)
+        finally:
+            _rooms[room].discard(queue)
+
+    return ServerSentEvent(stream())
+
+
+@post("/post/{room:str}", status_code=200)
+async def post_to_room(room: str, request: Request[Any, Any, Any]) -> dict[str, bool]:
+    """Send field `text` to every open stream of the room."""
+    text = str((await request.json())["text"])
+    for queue in _rooms.get(room, ()):
+        queue.put_nowait(f"<li>{text}</li>")
+    return {"ok": True}
+
+
+def create_bare_app() -> Litestar:
+    """The bare app."""
+    return Litestar(route_handlers=[hello, page, events, post_to_room], openapi_config=None)
+
+
+def main() -> None:
+    """Serve the bare app as `deaddrop serve` serves its own (commands/serve.py)."""
+    import uvicorn
+
+    from deaddrop.commands.serve import GRACE_SECONDS
+
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--host", default="127.0.0.1")
+    parser.add_argument("--port", type=int, default=8001)
+    args = parser.parse_args()
+    config = uvicorn.Config(
+        create_bare_app(),
+        host=args.host,
+        port=args.port,
+        proxy_headers=False,
+        forwarded_allow_ips=None,
+        log_level="info",
+        timeout_graceful_shutdown=GRACE_SECONDS,
+    )
+    uvicorn.Server(config).run()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,175 @@
+"""A live step: S open streams, one post per room every interval, commit-to-reader latency.
+
+A post's commit is taken as the moment its reply arrives (the reply leaves after the commit);
+a reader's latency is from then to the first event that shows the post's marker, 0 when the
+event came first. A delivery is lost when a reader never shows the marker within the grace.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from time import monotonic
+
+from deaddrop.benchmarks.http.live_sites import LiveSite
+from deaddrop.benchmarks.http.saturate import ERRORS
+from deaddrop.benchmarks.http.sse import Reader
+from deaddrop.benchmarks.http.stats import median, percentile
+from deaddrop.benchmarks.http.wire import Address, Connection
+
+Probe = Callable[[], tuple[int, float]]
+"""The server's resident memory (bytes) and CPU seconds used so far."""
+OPENING_BATCH = 50
+"""Streams opened at a time, a few milliseconds apart, as pages load over a minute."""
+
+
+@dataclass(frozen=True)
+class LiveStep:
+    """The figures of one step."""
+
+    streams: int
+    connected: int
+    posts: int
+    failed_posts: dict[str, int] = field(default_factory=dict)
+    deliveries: int = 0
+    lost: int = 0
+    p50_ms: float = 0.0
+    p99_ms: float = 0.0
+    drops: int = 0
+    push_bytes_median: float = 0.0
+    rss_bytes: int = 0
+    cpu_percent: float = 0.0
+
+
+@dataclass(frozen=True)
+class Sent:
+    """One measured post: its marker, room, reply time (None when it failed) and outcome."""
+
+    marker: str
+    room: str
+    answered: float | None
+    outcome: str
+
+
+async def live_step(
+    site: LiveSite, streams: int, *, interval: float, rounds: int, grace: float, probe: Probe
+) -> LiveStep:
+    """Open `streams` readers, post `rounds` times to each room, wait `grace`, measure."""
+    readers = [Reader(*site.reader(index)) for index in range(streams)]
+    tasks = []
+    for number, reader in enumerate(readers):
+        tasks.append(asyncio.create_task(reader.run()))
+        if number % OPENING_BATCH == OPENING_BATCH - 1:
+            await asyncio.sleep(0.02)
+    try:
+        connected = await _wait_connected(readers, timeout=30 + streams / 20)
+        _rss, cpu_before = probe()
+        began = monotonic()
+        sent = await _post_rounds(site, readers, interval=interval, rounds=rounds)
+        await _wait_delivered(readers, sent, grace)
+        rss, cpu_after = probe()
+        cpu = 100 * (cpu_after - cpu_before) / max(monotonic() - began, 1e-9)
+    finally:
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+    return _figures(readers, sent, connected, rss, cpu)
+
+
+async def _wait_connected(readers: list[Reader], timeout: float) -> int:
+    waits = [asyncio.create_task(reader.connected.wait()) for reader in readers]
+    _done, late = await asyncio.wait(waits, timeout=timeout)
+    for task in late:
+        task.cancel()
+    return sum(reader.connected.is_set() for reader in readers)
+
+
+async def _post_rounds(
+    site: LiveSite, readers: list[Reader], *, interval: float, rounds: int
+) -> list[Sent]:
+    rooms = list(dict.fromkeys(reader.room for reader in readers))
+    idle: dict[Address, list[Connection]] = {}
+    sent: list[Sent] = []
+
+    async def post(room: str, number: int, marker: str) -> None:
+        text = f"Live check {marker}: anyone at the fountain?"
+        address, request = site.post(room, number, text)
+        pool = idle.setdefault(address, [])
+        connection = pool.pop() if pool else Connection(address)
+        try:
+            status = (await connection.send(request)).status
+            pool.append(connection)
+        except ERRORS as error:
+            sent.append(Sent(marker, room, None, type(error).__name__))
+            return
+        sent.append(Sent(marker, room, monotonic() if status == 200 else None, str(status)))
+
+    # The Floor shows earlier steps' posts too: each step's markers are its own.
+    step = random.randrange(10**9)
+    start = monotonic()
+    posts = []
+    for number in range(rounds):
+        for index, room in enumerate(rooms):
+            at = start + number * interval + index * interval / len(rooms)
+            await asyncio.sleep(max(0.0, at - monotonic()))
+            marker = f"LIVEMARK{step}N{number}N{index}E"
+            posts.append(asyncio.create_task(post(room, number, marker)))
+    await asyncio.gather(*posts)
+    for connections in idle.values():
+        for connection in connections:
+            connection.close()
+    return sent
+
+
+async def _wait_delivered(readers: list[Reader], sent: list[Sent], grace: float) -> None:
+    """Until every reader shows every successful post of its room, or `grace` has passed."""
+    deadline = monotonic() + grace
+    by_room = _by_room(readers)
+    wanted = [(post.marker, by_room[post.room]) for post in sent if post.answered is not None]
+    while monotonic() < deadline:
+        if all(marker in r.arrivals for marker, room in wanted for r in room):
+            return
+        await asyncio.sleep(0.2)
+
+
+def _by_room(readers: list[Reader]) -> dict[str, list[Reader]]:
+    rooms: dict[str, list[Reader]] = {}
+    for reader in readers:
+        rooms.setdefault(reader.room, []).append(reader)
+    return rooms
+
+
+def _figures(
+    readers: list[Reader], sent: list[Sent], connected: int, rss: int, cpu: float
+) -> LiveStep:
+    latencies: list[float] = []
+    lost = 0
+    by_room = _by_room(readers)
+    for post in sent:
+        if post.answered is None:
+            continue
+        for reader in by_room[post.room]:
+            arrived = reader.arrivals.get(post.marker)
+            if arrived is None:
+                lost += 1
+            else:
+                latencies.append(max(0.0, arrived - post.answered))
+    failed = Counter(post.outcome for post in sent if post.answered is None)
+    sizes = [size for reader in readers for size in reader.push_sizes]
+    return LiveStep(
+        streams=len(readers),
+        connected=connected,
+        posts=len(sent),
+        failed_posts=dict(failed),
+        deliveries=len(latencies) + lost,
+        lost=lost,
+        p50_ms=percentile(latencies, 0.5) * 1000,
+        p99_ms=percentile(latencies, 0.99) * 1000,
+        drops=sum(reader.drops for reader in readers),
+        push_bytes_median=median(sizes),
+        rss_bytes=rss,
+        cpu_percent=cpu,
+    )

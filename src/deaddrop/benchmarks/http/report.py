@@ -1,0 +1,176 @@
+"""The figures as tables (medians of the repeats, Dead Drop beside the bare app) or JSON."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from collections import Counter
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from rich.table import Table
+
+from deaddrop.benchmarks.http.open_loop import OpenLoop
+from deaddrop.benchmarks.http.plan import Plan, Results
+from deaddrop.benchmarks.http.saturate import Saturation
+from deaddrop.benchmarks.http.stats import median
+
+LABELS = {
+    "floor": "Floor GET",
+    "cable": "Cable GET",
+    "vote": "vote POST",
+    "post": "Floor post POST",
+    "hello": "bare: JSON hello",
+    "page": "bare: HTML page",
+}
+WIDTH = 150
+"""Wide enough for the live table's columns, on a terminal or in a file."""
+BUSY_LOAD = 0.5
+"""A load average above this before the run: other work shared the cores, say so."""
+
+
+def as_json(plan: Plan, results: Results) -> str:
+    """The plan and every run's figures, as JSON."""
+
+    def plain(value: Any) -> Any:
+        return str(value) if isinstance(value, Path) else value
+
+    data = {"plan": dataclasses.asdict(plan), "results": dataclasses.asdict(results)}
+    return json.dumps(data, indent=2, default=plain)
+
+
+def print_tables(plan: Plan, results: Results, console: Console | None = None) -> None:
+    """Every table of the run."""
+    out = console or Console(width=WIDTH)
+    out.print(_machine_line(plan, results))
+    if results.saturation:
+        out.print(_saturation_table(results))
+    if results.open_loop:
+        out.print(_open_loop_table(results))
+    if results.live:
+        out.print(_live_table(plan, results))
+    if results.waves:
+        out.print(_wave_table(results))
+
+
+def _machine_line(plan: Plan, results: Results) -> str:
+    servers = "server" if plan.processes == 1 else f"{plan.processes} server processes"
+    cores = f"{servers} from core {plan.server_core}, client on core {plan.client_core}"
+    line = (
+        f"{results.cpus} CPUs ({cores}); load average {results.load_before:.1f} before, "
+        f"{results.load_after:.1f} after; medians of {plan.repeats} runs."
+    )
+    if results.load_before > BUSY_LOAD:
+        line += "\n[bold]The machine was busy with other work: these are not its figures.[/bold]"
+    return line
+
+
+def _saturation_table(results: Results) -> Table:
+    table = Table(title="Saturation (wrk-style, closed loop)")
+    columns = ["req/s", "% of bare hello", "p50 ms", "p99 ms", "CPU % server / client"]
+    columns.append("client µs/req")
+    for column in ("request", *columns, "replies"):
+        table.add_column(column, justify="left" if column == "request" else "right")
+    runs = results.saturation
+    bare = median([run.rate for run in runs.get("hello", [])])
+    for kind, label in LABELS.items():
+        if kind not in runs:
+            continue
+        rate = median([run.rate for run in runs[kind]])
+        share = f"{100 * rate / bare:.1f}%" if bare else "-"
+        table.add_row(
+            label,
+            f"{rate:,.1f}",
+            share,
+            f"{median([r.p50_ms for r in runs[kind]]):,.1f}",
+            f"{median([r.p99_ms for r in runs[kind]]):,.1f}",
+            f"{median([r.server_cpu_percent for r in runs[kind]]):.0f} / "
+            f"{median([r.client_cpu_percent for r in runs[kind]]):.0f}",
+            f"{median([_client_cost(r) for r in runs[kind]]):,.0f}",
+            _outcomes(run.outcomes for run in runs[kind]),
+        )
+    return table
+
+
+def _client_cost(run: Saturation) -> float:
+    """The client's CPU microseconds per request: 1,000,000 over it is the most requests a
+    second that one core of this client could send, whatever the server."""
+    return run.client_cpu_percent / 100 * run.seconds / run.done * 1e6 if run.done else 0.0
+
+
+def _outcomes(each: Iterable[dict[str, int]]) -> str:
+    total: Counter[str] = Counter()
+    for outcomes in each:
+        total.update(outcomes)
+    return " ".join(f"{key}×{count}" for key, count in sorted(total.items()))
+
+
+def _open_loop_table(results: Results) -> Table:
+    table = Table(title="Open loop at fixed rates (latency from each request's scheduled time)")
+    for column in ("req/s", "Dead Drop p50 / p99 ms", "done/s", "unanswered", "replies"):
+        table.add_column(column, justify="right")
+    table.add_column("bare hello p50 / p99 ms", justify="right")
+    dead, bare = results.open_loop.get("deaddrop", []), results.open_loop.get("bare", [])
+    for rate in sorted({run.rate for run in dead + bare}):
+        mine = [run for run in dead if run.rate == rate]
+        theirs = [run for run in bare if run.rate == rate]
+        table.add_row(
+            f"{rate:g}",
+            _p50_p99(mine),
+            f"{median([run.done_rate for run in mine]):,.1f}" if mine else "-",
+            str(sum(run.unanswered for run in mine)),
+            _outcomes(run.outcomes for run in mine),
+            _p50_p99(theirs),
+        )
+    return table
+
+
+def _p50_p99(runs: list[OpenLoop] | list[Saturation]) -> str:
+    if not runs:
+        return "-"
+    return f"{median([r.p50_ms for r in runs]):,.1f} / {median([r.p99_ms for r in runs]):,.1f}"
+
+
+def _live_table(plan: Plan, results: Results) -> Table:
+    title = (
+        f"Live: a Floor post to its game's readers, commit to reader "
+        f"(one post per game every {plan.interval:g} s, {plan.rounds} rounds)"
+    )
+    table = Table(title=title)
+    columns = ("streams", "p50 / p99 ms", "lost", "failed posts", "drops", "push KB")
+    for column in (*columns, "RSS MB", "CPU %", "bare p50 / p99 ms", "bare lost", "bare RSS MB"):
+        table.add_column(column, justify="right")
+    bare = {step.streams: step for step in results.live.get("bare", [])}
+    for step in results.live.get("deaddrop", []):
+        other = bare.get(step.streams)
+        table.add_row(
+            f"{step.connected}/{step.streams}",
+            f"{step.p50_ms:,.1f} / {step.p99_ms:,.1f}",
+            f"{step.lost}/{step.deliveries}",
+            _outcomes([step.failed_posts]) or "0",
+            str(step.drops),
+            f"{step.push_bytes_median / 1024:,.1f}",
+            f"{step.rss_bytes / 2**20:,.0f}",
+            f"{step.cpu_percent:,.0f}",
+            f"{other.p50_ms:,.1f} / {other.p99_ms:,.1f}" if other else "-",
+            f"{other.lost}/{other.deliveries}" if other else "-",
+            f"{other.rss_bytes / 2**20:,.0f}" if other else "-",
+        )
+    return table
+
+
+def _wave_table(results: Results) -> Table:
+    table = Table(title="Pouch wave: `deaddrop worker --once`, every game due at once")
+    for column in ("games", "workers", "seconds", "resolved", "exactly once"):
+        table.add_column(column, justify="right")
+    for wave in results.waves:
+        table.add_row(
+            f"{wave.games:,}",
+            str(wave.workers),
+            f"{wave.seconds:,.1f}",
+            f"{wave.resolved:,}",
+            "yes" if wave.exactly_once else "NO",
+        )
+    return table

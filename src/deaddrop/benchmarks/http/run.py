@@ -1,0 +1,209 @@
+"""A whole run: seed, then measure Dead Drop and the bare app in turn, then the Pouch wave."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import resource
+from collections.abc import Callable
+from time import monotonic, sleep
+
+from deaddrop.benchmarks.http.copies import copy_database
+from deaddrop.benchmarks.http.databases import fresh_database, is_sqlite, server_env
+from deaddrop.benchmarks.http.live import live_step
+from deaddrop.benchmarks.http.live_sites import BareSite, DeadDropSite, LiveSite
+from deaddrop.benchmarks.http.open_loop import open_loop
+from deaddrop.benchmarks.http.plan import Plan, Results
+from deaddrop.benchmarks.http.pouch_wave import (
+    Wave,
+    resolved_exactly_once,
+    run_workers,
+    seed_due_games,
+)
+from deaddrop.benchmarks.http.requests import RequestMaker, mix_schedule
+from deaddrop.benchmarks.http.saturate import saturate
+from deaddrop.benchmarks.http.seed import seed_world
+from deaddrop.benchmarks.http.servers import (
+    Server,
+    bare_command,
+    deaddrop_command,
+    pin_this_process,
+    running,
+)
+from deaddrop.benchmarks.http.world import World
+from deaddrop.server.settings import Settings
+from deaddrop.server.station.chat.channels import RATE_WINDOW
+
+Say = Callable[[str], None]
+DEADDROP_KINDS = ("floor", "cable", "vote", "post")
+BARE_KINDS = ("hello", "page")
+
+
+def run_bench(plan: Plan, say: Say = print) -> Results:
+    """Run `plan`; progress goes to `say`."""
+    plan.var_dir.mkdir(parents=True, exist_ok=True)
+    pin_this_process(plan.client_core)
+    _allow_many_files()
+    results = Results(load_before=os.getloadavg()[0], cpus=os.cpu_count() or 1)
+    if set(plan.phases) & {"saturate", "open", "live"}:
+        settings, world = _seed(plan, results, say)
+        _measure_deaddrop(plan, settings, world, results, say)
+        _measure_bare(plan, world, results, say)
+    if "wave" in plan.phases:
+        _waves(plan, results, say)
+    results.load_after = os.getloadavg()[0]
+    return results
+
+
+def _allow_many_files() -> None:
+    """Thousands of open streams need as many descriptors (the servers inherit the limit)."""
+    _soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+
+
+def _seed(plan: Plan, results: Results, say: Say) -> tuple[Settings, World]:
+    say(f"Seeding {plan.sizes.games} games of {plan.sizes.players} on {_where(plan)}...")
+    began = monotonic()
+    settings = asyncio.run(fresh_database(plan.database, plan.var_dir, "bench_http"))
+    world = asyncio.run(seed_world(settings, plan.sizes, say))
+    results.seeding_seconds = monotonic() - began
+    world.save(plan.var_dir / "world.json")
+    say(f"  seeded in {results.seeding_seconds:.0f} s")
+    return settings, world
+
+
+def _where(plan: Plan) -> str:
+    return "SQLite" if is_sqlite(plan.database) else "PostgreSQL"
+
+
+def _measure_deaddrop(
+    plan: Plan, settings: Settings, world: World, results: Results, say: Say
+) -> None:
+    env = server_env(settings, plan.var_dir, plan.redis_url)
+    with contextlib.ExitStack() as stack:
+        servers = []
+        for number in range(plan.processes):
+            log = plan.var_dir / f"deaddrop-{number}.log"
+            command = deaddrop_command(_core_of(plan, number))
+            servers.append(stack.enter_context(running(command, env, log, "/api/health")))
+            say(f"Dead Drop at {servers[-1].address.base_url} (log: {log})")
+        addresses = [server.address for server in servers]
+        maker = RequestMaker(addresses, world)
+        if "saturate" in plan.phases:
+            _saturation(plan, servers, maker, DEADDROP_KINDS, results, say)
+            _let_post_rates_recover()
+        if "open" in plan.phases:
+            _open_loop(plan, maker, "deaddrop", mix_schedule(10_000), results, say)
+            _let_post_rates_recover()
+        if "live" in plan.phases:
+            _live(plan, DeadDropSite(addresses, world), servers, "deaddrop", results, say)
+
+
+def _core_of(plan: Plan, number: int) -> int | None:
+    """The core of the `number`-th server process: the server core, then the next ones."""
+    if plan.server_core is None:
+        return None
+    return (plan.server_core + number) % (os.cpu_count() or 1)
+
+
+def _measure_bare(plan: Plan, world: World, results: Results, say: Say) -> None:
+    log = plan.var_dir / "bare.log"
+    with running(bare_command(plan.server_core), os.environ, log, "/hello") as server:
+        say(f"Bare Litestar at {server.address.base_url} (log: {log})")
+        maker = RequestMaker([server.address])
+        if "saturate" in plan.phases:
+            _saturation(plan, [server], maker, BARE_KINDS, results, say)
+        if "open" in plan.phases:
+            _open_loop(plan, maker, "bare", ["hello"], results, say)
+        if "live" in plan.phases:
+            _live(plan, BareSite([server.address], world), [server], "bare", results, say)
+
+
+def _let_post_rates_recover() -> None:
+    """Seats that just posted at full speed are over the per-player rate for a window: the
+    next phase's posts would be refused for that, not for the load."""
+    sleep(RATE_WINDOW.total_seconds() + 1)
+
+
+def _saturation(
+    plan: Plan,
+    servers: list[Server],
+    maker: RequestMaker,
+    kinds: tuple[str, ...],
+    results: Results,
+    say: Say,
+) -> None:
+    for kind in kinds:
+        for _ in range(plan.repeats):
+            run = asyncio.run(
+                saturate(
+                    maker,
+                    kind,
+                    connections=plan.connections,
+                    seconds=plan.seconds,
+                    warmup=plan.warmup,
+                    server_cpu=lambda: sum(server.cpu_seconds() for server in servers),
+                )
+            )
+            results.saturation.setdefault(kind, []).append(run)
+            say(
+                f"  saturated {kind}: {run.rate:,.1f} req/s {run.outcomes}, CPU: server "
+                f"{run.server_cpu_percent:.0f}%, client {run.client_cpu_percent:.0f}%"
+            )
+
+
+def _open_loop(
+    plan: Plan, maker: RequestMaker, target: str, kinds: list[str], results: Results, say: Say
+) -> None:
+    for rate in plan.rates:
+        for _ in range(plan.repeats):
+            run = asyncio.run(
+                open_loop(maker, kinds, rate=rate, seconds=plan.open_seconds, grace=plan.open_grace)
+            )
+            results.open_loop.setdefault(target, []).append(run)
+            say(f"  open loop {target} at {rate:g}/s: p99 {run.p99_ms:,.1f} ms {run.outcomes}")
+
+
+def _live(
+    plan: Plan, site: LiveSite, servers: list[Server], target: str, results: Results, say: Say
+) -> None:
+    def probe() -> tuple[int, float]:
+        rss = sum(server.rss_bytes() for server in servers)
+        return rss, sum(server.cpu_seconds() for server in servers)
+
+    for streams in plan.streams:
+        step = asyncio.run(
+            live_step(
+                site,
+                streams,
+                interval=plan.interval,
+                rounds=plan.rounds,
+                grace=plan.live_grace,
+                probe=probe,
+            )
+        )
+        results.live.setdefault(target, []).append(step)
+        say(f"  live {target} at {streams} streams: p99 {step.p99_ms:,.1f} ms, lost {step.lost}")
+
+
+def _waves(plan: Plan, results: Results, say: Say) -> None:
+    """Each wave on a copy of its own of one template database, which grows from wave to wave
+    (the seeding is most of a wave's time)."""
+    template = asyncio.run(fresh_database(plan.database, plan.var_dir, "bench_wave_template"))
+    had = 0
+    for games in sorted(plan.waves):
+        say(f"Pouch wave: seeding {games - had} more due games on {_where(plan)}...")
+        asyncio.run(seed_due_games(template, games - had, say, had=had))
+        had = games
+        for workers in plan.wave_workers:
+            name = f"bench_wave_{games}_{workers}"
+            copy = asyncio.run(copy_database(plan.database, template, plan.var_dir, name))
+            results.waves.append(_wave(plan, copy, games, workers, say))
+
+
+def _wave(plan: Plan, settings: Settings, games: int, workers: int, say: Say) -> Wave:
+    seconds, resolved = run_workers(settings, plan.var_dir, workers, plan.server_core)
+    once = asyncio.run(resolved_exactly_once(settings, games)) and resolved == games
+    say(f"  {workers} worker(s): {seconds:.1f} s, resolved {resolved}, exactly once: {once}")
+    return Wave(games, workers, seconds, resolved, once)

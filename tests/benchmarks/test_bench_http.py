@@ -1,0 +1,97 @@
+"""`deaddrop bench http` end to end at a tiny size: every phase runs and its figures have the
+right shape (never how fast: these are checks of the harness, not of the server's speed)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.server.conftest import postgres_url_or_skip, redis_url_or_skip
+
+TINY = [
+    "--quick",
+    "--games", "2",
+    "--seconds", "1",
+    "--warmup", "0.2",
+    "--rates", "5",
+    "--open-seconds", "1",
+    "--streams", "20",
+    "--interval", "1",
+    "--rounds", "1",
+    "--live-grace", "60",
+    "--waves", "3",
+]  # fmt: skip
+HANG_GUARD_SECONDS = 1800
+"""Only a hung run is stopped; a slow machine may take minutes."""
+
+
+def bench(var_dir: Path, *extra: str) -> dict[str, Any]:
+    """Run the command in its own process (it pins itself to a core) and read its JSON."""
+    command = [sys.executable, "-m", "deaddrop.cli", "bench", "http", *TINY, *extra]
+    command += ["--var-dir", str(var_dir), "--json"]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=HANG_GUARD_SECONDS)
+    assert done.returncode == 0, done.stderr[-4000:]
+    data: dict[str, Any] = json.loads(done.stdout)
+    return data
+
+
+def check_figures(data: dict[str, Any]) -> None:
+    """Every phase gave figures of the expected shape."""
+    results = data["results"]
+    saturation = results["saturation"]
+    assert set(saturation) == {"floor", "cable", "vote", "post", "hello", "page"}
+    for kind, runs in saturation.items():
+        assert len(runs) == 1 and runs[0]["done"] > 0, kind
+        # Posts beyond the per-player rate are refused (422): twenty seats post only so fast.
+        allowed = {"200", "422"} if kind == "post" else {"200"}
+        assert set(runs[0]["outcomes"]) <= allowed, (kind, runs[0]["outcomes"])
+        assert 0 <= runs[0]["p50_ms"] <= runs[0]["p99_ms"]
+    for target in ("deaddrop", "bare"):
+        (run,) = results["open_loop"][target]
+        assert run["rate"] == 5 and run["sent"] == 5
+        assert sum(run["outcomes"].values()) + run["unanswered"] == run["sent"]
+        (step,) = results["live"][target]
+        assert step["streams"] == 20 and step["connected"] == 20
+        assert step["posts"] == 2 and step["failed_posts"] == {}
+        assert step["deliveries"] == 2 * 10  # each game's post, to its ten readers
+        assert step["rss_bytes"] > 0 and step["push_bytes_median"] > 0
+    (wave,) = results["waves"]
+    assert wave["games"] == 3 and wave["resolved"] == 3 and wave["exactly_once"]
+
+
+def test_bench_http_on_sqlite(tmp_path: Path) -> None:
+    """The whole harness on a SQLite file."""
+    data = bench(tmp_path)
+    assert data["plan"]["database"] == "sqlite"
+    check_figures(data)
+    assert (tmp_path / "world.json").is_file()
+
+
+@pytest.mark.services
+def test_bench_http_on_postgresql(tmp_path: Path) -> None:
+    """The whole harness on PostgreSQL, with one and two workers for the wave."""
+    url = postgres_url_or_skip()
+    data = bench(tmp_path, "--database", url, "--wave-workers", "2")
+    assert data["plan"]["wave_workers"] == [2]
+    check_figures(data)
+
+
+@pytest.mark.services
+def test_bench_http_two_processes_on_postgresql_and_redis(tmp_path: Path) -> None:
+    """Two server processes: the load is spread over both, and each post reaches the readers
+    of both (through Redis)."""
+    url, redis_url = postgres_url_or_skip(), redis_url_or_skip()
+    extra = ["--database", url, "--processes", "2", "--redis", redis_url]
+    data = bench(tmp_path, *extra, "--phases", "saturate,live")
+    assert data["plan"]["processes"] == 2
+    results = data["results"]
+    assert set(results["saturation"]["floor"][0]["outcomes"]) == {"200"}
+    (step,) = results["live"]["deaddrop"]
+    assert step["connected"] == 20 and step["failed_posts"] == {}
+    assert step["deliveries"] == 2 * 10
+    assert (tmp_path / "deaddrop-1.log").is_file()

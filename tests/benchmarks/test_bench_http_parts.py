@@ -1,0 +1,93 @@
+"""The harness's small parts: percentiles, the mix, the wire's bodies, the SSE reader, the
+tables, the command's refusals."""
+
+from __future__ import annotations
+
+import asyncio
+from collections import Counter
+
+import pytest
+from rich.console import Console
+
+from deaddrop.benchmarks.http.live import LiveStep
+from deaddrop.benchmarks.http.open_loop import OpenLoop
+from deaddrop.benchmarks.http.plan import Plan, Results
+from deaddrop.benchmarks.http.pouch_wave import Wave
+from deaddrop.benchmarks.http.report import print_tables
+from deaddrop.benchmarks.http.requests import mix_schedule
+from deaddrop.benchmarks.http.saturate import Saturation
+from deaddrop.benchmarks.http.sse import Reader
+from deaddrop.benchmarks.http.stats import percentile
+from deaddrop.benchmarks.http.wire import Address, read_body, read_head
+from deaddrop.cli import main
+
+
+def test_percentile_is_nearest_rank() -> None:
+    values = [float(n) for n in range(1, 101)]
+    assert percentile(values, 0.5) == 50.0
+    assert percentile(values, 0.99) == 99.0
+    assert percentile([7.0], 0.99) == 7.0
+    assert percentile([], 0.5) == 0.0
+
+
+def test_the_mix_has_the_issues_proportions() -> None:
+    kinds = Counter(mix_schedule(1000))
+    assert kinds == {"floor": 600, "cable": 200, "vote": 100, "post": 100}
+
+
+def reader_of(data: bytes) -> asyncio.StreamReader:
+    stream = asyncio.StreamReader()
+    stream.feed_data(data)
+    stream.feed_eof()
+    return stream
+
+
+async def test_a_reply_is_read_by_length_or_in_chunks() -> None:
+    head = b"HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nhello"
+    stream = reader_of(head)
+    status, headers = await read_head(stream)
+    assert (status, await read_body(stream, headers, keep=True)) == (200, (5, b"hello"))
+    chunked = b"HTTP/1.1 201 Created\r\nTransfer-Encoding: chunked\r\n\r\n"
+    chunked += b"3\r\nabc\r\n2\r\nde\r\n0\r\n\r\n"
+    stream = reader_of(chunked)
+    status, headers = await read_head(stream)
+    assert (status, await read_body(stream, headers, keep=True)) == (201, (5, b"abcde"))
+
+
+async def test_the_reader_sees_markers_across_chunks_and_crlf() -> None:
+    # An event cut between CR and LF, and between two chunks, as a server may send it.
+    events = ": connected\r\n\r\nid: 7\r\ndata: <li>LIVEMARK12N0N3E</li>\r\n\r"
+    rest = "\nid: 8\r\ndata: plain\r\n\r\n"
+    body = b""
+    for part in (events, rest):
+        raw = part.encode()
+        body += f"{len(raw):x}\r\n".encode() + raw + b"\r\n"
+    reader = Reader(Address("127.0.0.1", 1), "room", lambda last: b"")
+    await reader._read(reader_of(body + b"0\r\n\r\n"))
+    assert reader.connected.is_set()
+    assert set(reader.arrivals) == {"LIVEMARK12N0N3E"}
+    assert reader.last_id == 8
+    assert reader.push_sizes == [len("<li>LIVEMARK12N0N3E</li>"), len("plain")]
+
+
+def test_the_tables_show_every_phase() -> None:
+    results = Results(cpus=2, load_before=6.0)
+    results.saturation = {
+        "floor": [Saturation("floor", 1.0, 20, {"200": 20}, 40.0, 90.0)],
+        "hello": [Saturation("hello", 1.0, 2000, {"200": 2000}, 1.0, 3.0)],
+    }
+    results.open_loop = {"deaddrop": [OpenLoop(14.0, 1.0, 14, 14, 0, {"200": 14}, 20.0, 80.0)]}
+    results.live = {"deaddrop": [LiveStep(200, 200, 20, {}, 2000, 3, 250.0, 500.0, 0, 19_000)]}
+    results.waves = [Wave(1000, 1, 17.6, 1000, True)]
+    console = Console(record=True, width=200)
+    print_tables(Plan(), results, console)
+    text = console.export_text()
+    for expected in ("Floor GET", "1.0%", "20.0 / 80.0", "3/2000", "17.6", "not its figures"):
+        assert expected in text, expected
+
+
+def test_the_command_refuses_what_it_cannot_run(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["bench", "http", "--phases", "saturate,speed"]) == 2
+    assert "No such phase: speed" in capsys.readouterr().out
+    assert main(["bench", "http", "--processes", "2"]) == 2
+    assert "--redis" in capsys.readouterr().out
