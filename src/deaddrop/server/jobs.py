@@ -146,9 +146,7 @@ def standard_jobs(
     if wanted.pouch_runner:
         jobs.append(Job("pouch_runner", PouchRunner(sessionmaker, clock)))
     if wanted.cards_runner:
-        runner = CardsRunner(sessionmaker, cards)
-        cards.poke = runner.wake
-        jobs.append(Job("cards_runner", runner))
+        jobs.append(Job("cards_runner", CardsRunner(sessionmaker, cards)))
     if wanted.mailer and mail.enabled:  # digests and reminders, only with SMTP_HOST
         jobs.append(Job("mailer", Mailer(sessionmaker, clock, mail)))
     return jobs

@@ -17,10 +17,11 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from deaddrop.server.background import Loop
 from deaddrop.server.cards.models import CardsTable
-from deaddrop.server.cards.runtime import Runtime
+from deaddrop.server.cards.runtime import CARDS_RUNNER, Runtime
 from deaddrop.server.cards.service import do_auto_move
 from deaddrop.server.db.base import utcnow
 from deaddrop.server.hosting.refusals import Refused
+from deaddrop.server.live.wakeup import wakeups_in
 
 POLL_SECONDS = 0.25
 BATCH = 50
@@ -64,8 +65,14 @@ class CardsRunner:
         return played
 
     async def run_forever(self) -> None:
-        """Poll until stopped; a failure is logged and the loop goes on."""
-        await self._loop.run(self._pass)
+        """Poll until stopped (woken when a write sets a due time); a failure is logged and the
+        loop goes on."""
+        wakeups = wakeups_in(self.sessionmaker)
+        wakeups.on_due(CARDS_RUNNER, self.wake)
+        try:
+            await self._loop.run(self._pass)
+        finally:
+            wakeups.off_due(CARDS_RUNNER, self.wake)
 
     async def _pass(self) -> float:
         await self.run_due()

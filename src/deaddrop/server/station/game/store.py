@@ -5,18 +5,27 @@ from __future__ import annotations
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from deaddrop.engine.station import ENGINE, StationState
+from deaddrop.engine.station import ENGINE, Action, StationState
 from deaddrop.engine.station.codec import setup_from_json
 from deaddrop.server.hosting.states import ActionLog, CorruptLog, StateCache, Stored, replay_log
+from deaddrop.server.hosting.transaction import GameWrite, Hosted
 from deaddrop.server.station.game.models import StationAction, StationGame
+from deaddrop.server.station.game.refusals import explain
 
-__all__ = ["CACHE_SIZE", "CorruptLog", "load_state", "remember"]
+__all__ = ["CACHE_SIZE", "STATION", "CorruptLog", "load_state", "remember", "write_to"]
 
 CACHE_SIZE = 512
 """Games kept in memory (a state is a few kilobytes)."""
 
 _STATES: StateCache[StationState] = StateCache(CACHE_SIZE)
 _LOG = ActionLog(StationAction.action, StationAction.game_id, StationAction.seq)
+STATION: Hosted[StationState, Action] = Hosted(ENGINE, _STATES, explain)
+"""Station as the hosting layer sees it (server/hosting/transaction.py)."""
+
+
+def write_to(db: AsyncSession, game: StationGame) -> GameWrite[StationState, Action]:
+    """A write to `game` in `db`'s transaction (journaled, committed, woken as one)."""
+    return GameWrite(db, STATION, game.public_id)
 
 
 async def load_state(db: AsyncSession, game: StationGame) -> StationState:
