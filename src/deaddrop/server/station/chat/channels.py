@@ -19,7 +19,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from deaddrop.engine.core.errors import IllegalAction
 from deaddrop.engine.core.events import Audience, Event
 from deaddrop.engine.station.channels import Channel, can_read, check_post
-from deaddrop.engine.station.state import StationState
+from deaddrop.engine.station.state import State
 from deaddrop.server.hosting.refusals import Refused, Stale
 from deaddrop.server.hosting.transaction import Conflict
 from deaddrop.server.station.chat.models import StationMessage
@@ -51,7 +51,7 @@ def channel_of(name: str) -> Channel:
         raise Refused("There is no such channel.") from None
 
 
-def readers(state: StationState, channel: Channel, day: int) -> Audience:
+def readers(state: State, channel: Channel, day: int) -> Audience:
     """Exactly who may read a message posted now: public for the Floor (S28), else by seat."""
     if can_read(state, None, channel, day):
         return Audience.everyone()
@@ -114,7 +114,7 @@ async def _check_rate(db: AsyncSession, game_id: int, seat: int, now: datetime) 
         )
 
 
-def readable_days(state: StationState, viewer: int | None, channel: Channel) -> list[int]:
+def readable_days(state: State, viewer: int | None, channel: Channel) -> list[int]:
     """The days of a channel this viewer may read now (S14: interrogations are per day)."""
     return [day for day in range(1, state.day + 1) if can_read(state, viewer, channel, day)]
 
@@ -122,7 +122,7 @@ def readable_days(state: StationState, viewer: int | None, channel: Channel) -> 
 async def history(
     db: AsyncSession,
     game_id: int,
-    state: StationState,
+    state: State,
     viewer: int | None,
     channel: Channel,
     before: int | None = None,
@@ -175,7 +175,7 @@ class Panel:
     note: str = ""
 
 
-def can_post(state: StationState, viewer: int | None, channel: Channel) -> bool:
+def can_post(state: State, viewer: int | None, channel: Channel) -> bool:
     """Whether the engine would take a post from this viewer now (checked with sample text)."""
     if viewer is None:
         return False

@@ -18,7 +18,7 @@ from sqlalchemy.orm.attributes import flag_modified
 
 from deaddrop.engine.core.events import Audience, Event
 from deaddrop.engine.station import (
-    StationState,
+    State,
 )
 from deaddrop.server.station.game.access import GameContext
 from deaddrop.server.station.game.models import (
@@ -29,7 +29,7 @@ from deaddrop.server.station.game.schedule import Schedule
 from deaddrop.server.station.live.stream import NOTICE_EVENT
 
 
-def table_epoch(state: StationState) -> int:
+def table_epoch(state: State) -> int:
     """The version a page's forms carry: the Pouches and host removals so far (S20, S40).
 
     A save from a page older than either is stale. Both are public, so the number tells no
@@ -71,7 +71,7 @@ def announce(db: AsyncSession, game: StationGame, kind: str, text: str) -> Event
     return Event(NOTICE_EVENT, {"notice": kind, "text": text}, Audience.everyone())
 
 
-def follow_engine(game: StationGame, state: StationState, now: datetime) -> None:
+def follow_engine(game: StationGame, state: State, now: datetime) -> None:
     """Bring the game row's day, status and winner in line with the engine state."""
     game.day = state.day
     touch(game, now)

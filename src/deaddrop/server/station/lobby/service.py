@@ -10,11 +10,11 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from deaddrop.engine.core.errors import IllegalAction
 from deaddrop.engine.station import (
-    StationSetup,
-    StationState,
+    Setup,
+    State,
+    setup_to_json,
     start,
 )
-from deaddrop.engine.station.codec import setup_to_json
 from deaddrop.engine.station.roles import MAX_PLAYERS
 from deaddrop.server.accounts.models import User
 from deaddrop.server.clock import Clock
@@ -136,7 +136,7 @@ async def _drop_joiner(db: AsyncSession, context: GameContext, seat: StationSeat
         raise Refused("The lobby changed at that moment; try again.") from None
 
 
-async def do_start(db: AsyncSession, context: GameContext, clock: Clock) -> StationState:
+async def do_start(db: AsyncSession, context: GameContext, clock: Clock) -> State:
     """Deal the game (S1–S5) for the joiners in join order and start Day 1's clock."""
     game = context.game
     if game.status != "lobby":
@@ -147,7 +147,7 @@ async def do_start(db: AsyncSession, context: GameContext, clock: Clock) -> Stat
         )
     )
     # S4: the seed is stored with the game; S2: the engine's seat order is the join order.
-    setup = StationSetup(tuple(f"user-{s.user_id}" for s in seats), secrets.randbits(63))
+    setup = Setup(tuple(f"user-{s.user_id}" for s in seats), secrets.randbits(63))
     try:
         state = start(setup)
     except IllegalAction as error:

@@ -24,7 +24,7 @@ from deaddrop.engine.station import (
     MarkDone,
     SaveOperation,
     SaveOrder,
-    StationState,
+    State,
     WithdrawOperation,
     WithdrawVote,
 )
@@ -55,7 +55,7 @@ Reply = Response[Any] | Redirect
 class Posted:
     """A save as posted, with what is needed to read it: the state and the actor's seat."""
 
-    state: StationState
+    state: State
     seat: int
     fields: dict[str, str]
 

@@ -14,7 +14,7 @@ from deaddrop.engine.core.events import Event
 from deaddrop.engine.station import (
     Action,
     RemovePlayer,
-    StationState,
+    State,
     all_done,
 )
 from deaddrop.server.clock import Clock
@@ -42,7 +42,7 @@ ATTEMPTS = 5
 class Acted:
     """What a stored action did."""
 
-    state: StationState
+    state: State
     """The game after it."""
     version: int
     """The game's version after it."""
