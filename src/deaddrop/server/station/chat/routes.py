@@ -29,6 +29,8 @@ from deaddrop.server.station.game.access import (
 )
 from deaddrop.server.station.game.http import (
     AnyRequest,
+    ClockDep,
+    Reply,
     answer,
     back_to,
     fields_of,
@@ -38,7 +40,7 @@ from deaddrop.server.station.game.http import (
 from deaddrop.server.station.game.store import load_state
 from deaddrop.server.station.game.writes import table_epoch
 from deaddrop.server.station.live.stream import stream_of
-from deaddrop.server.station.play.routes import ClockDep, Posted, Reply
+from deaddrop.server.station.play.routes import Posted
 from deaddrop.server.station.play.service import do_act
 from deaddrop.server.station.tabs.info_builder import build_game_info
 from deaddrop.server.station.tabs.routes import NO_STORE

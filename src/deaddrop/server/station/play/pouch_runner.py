@@ -28,7 +28,7 @@ from sqlalchemy import ColumnElement, and_, func, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from deaddrop.engine.station import ResolvePouch, all_done
-from deaddrop.server.background import Loop
+from deaddrop.server.background import Loop, LoopWorker
 from deaddrop.server.clock import Clock
 from deaddrop.server.hosting.transaction import Conflict
 from deaddrop.server.live.wakeup import wakeups_in
@@ -64,7 +64,7 @@ def default_name() -> str:
     return f"{socket.gethostname()}:{os.getpid()}"[:64]
 
 
-class PouchRunner:
+class PouchRunner(LoopWorker):
     """Resolves due Pouches and ends expired pauses; safe to run in many processes at once."""
 
     def __init__(
@@ -82,14 +82,6 @@ class PouchRunner:
         self.wakeups = wakeups_in(sessionmaker)
         self.before_commit = before_commit
         self._loop = Loop(logger, "Pouch runner", POLL_SECONDS)
-
-    def wake(self) -> None:
-        """Look for due games now (an early Pouch, a resume) instead of at the next poll."""
-        self._loop.wake()
-
-    def stop(self) -> None:
-        """Ask `run_forever` to return after its current pass (no query cut in half)."""
-        self._loop.stop()
 
     async def run_once(self) -> int:
         """Resolve everything due now, catching up missed days; returns the Pouches resolved."""
@@ -115,11 +107,12 @@ class PouchRunner:
         """Run passes until cancelled, sleeping until the next deadline or a wake-up."""
         self.wakeups.on_due(POUCH_RUNNER, self.wake)
         try:
-            await self._loop.run(self._pass)
+            await self._loop.run(self.one_pass)
         finally:
             self.wakeups.off_due(POUCH_RUNNER, self.wake)
 
-    async def _pass(self) -> float:
+    async def one_pass(self) -> float:
+        """Resolve what is due; sleep until the next deadline."""
         await self.run_once()
         return await self.seconds_to_next()
 
