@@ -96,7 +96,7 @@ async def _save(
     )
 
 
-def _saves(tail: str, name: str, tab: str, message: str, read: Reader) -> HTTPRouteHandler:
+def save_route(tail: str, name: str, tab: str, message: str, read: Reader) -> HTTPRouteHandler:
     """The endpoint of one kind of save: `read` turns the posted form into the engine's action
     (its docstring is the endpoint's); back on `tab` with `message`."""
 
@@ -145,27 +145,27 @@ def _done(posted: Posted) -> Action:
 
 
 OPS, FLOOR = "operations", "floor"
-save_operation = _saves("operation", "station_operation", OPS, "Operation saved.", _operation)
-save_order = _saves("order", "station_order", OPS, "Ring order filed.", _order)
-withdraw_operation = _saves(
+save_operation = save_route("operation", "station_operation", OPS, "Operation saved.", _operation)
+save_order = save_route("order", "station_order", OPS, "Ring order filed.", _order)
+withdraw_operation = save_route(
     "operation/withdraw",
     "station_withdraw_operation",
     OPS,
     "Operation withdrawn: no action today.",
     _withdraw_operation,
 )
-cast_vote = _saves("vote", "station_vote", FLOOR, "Vote saved.", _vote)
-withdraw_vote = _saves(
+cast_vote = save_route("vote", "station_vote", FLOOR, "Vote saved.", _vote)
+withdraw_vote = save_route(
     "vote/withdraw",
     "station_withdraw_vote",
     FLOOR,
     "Vote withdrawn: you abstain unless you vote again.",
     _withdraw_vote,
 )
-edit_final_cable = _saves(
+edit_final_cable = save_route(
     "final-cable", "station_final_cable", "dossier", "Final Cable saved.", _final_cable
 )
-mark_done = _saves("done", "station_done", OPS, "Sign-off noted.", _done)
+mark_done = save_route("done", "station_done", OPS, "Sign-off noted.", _done)
 
 router = Router(
     path="/",
