@@ -6,6 +6,7 @@ Handlers are thin: `access_*` fetches what this person may reach, `forms` reads 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from litestar import MediaType, Response, Router, get, post
@@ -39,6 +40,7 @@ from deaddrop.server.cards.http import (
 from deaddrop.server.cards.identity import Who, provide_who
 from deaddrop.server.cards.models import CardsSeat, CardsTable
 from deaddrop.server.cards.service import (
+    TableForm,
     do_act,
     do_join,
     do_notebook,
@@ -101,20 +103,21 @@ async def lobby(db: DB, viewer: Viewer, who: WhoDep) -> Template:
 @post("/solo", name="cards_solo")
 async def play_solo(request: AnyRequest, db: DB, who: WhoDep) -> Reply:
     """One click: a table of this person against bots, dealt at once (guests too)."""
-    try:
-        form = solo_form(await fields_of(request))
-        person, new_key = seated(request, who)
-        table = await do_open_table(db, runtime(request), person, form)
-    except Refused as refusal:
-        return refuse(request, "/cards", refusal)
-    return done(request, table_path(table), new_key=new_key)
+    return await _open(request, db, who, solo_form)
 
 
 @post("/tables", name="cards_open")
 async def open_table(request: AnyRequest, db: DB, who: WhoDep) -> Reply:
     """Open a table: 2–4 seats, each a friend (invite link) or a bot; options of C8 and C11."""
+    return await _open(request, db, who, read_table_form)
+
+
+async def _open(
+    request: AnyRequest, db: DB, who: Who, read: Callable[[dict[str, str]], TableForm]
+) -> Reply:
+    """Open the table the posted form asks for (`read` reads it) and go to it."""
     try:
-        form = read_table_form(await fields_of(request))
+        form = read(await fields_of(request))
         person, new_key = seated(request, who)
         table = await do_open_table(db, runtime(request), person, form)
     except Refused as refusal:
