@@ -19,6 +19,7 @@ from deaddrop.bots.cards.registry import BOT_NAMES
 from deaddrop.server.accounts.auth import Viewer
 from deaddrop.server.cards import live, records
 from deaddrop.server.cards.access import (
+    TableContext,
     access_table_by_invite,
     access_table_for_seat,
     access_table_for_watcher,
@@ -175,12 +176,7 @@ async def act(request: AnyRequest, db: DB, who: WhoDep, table_id: FromPath[str])
 async def join_public(request: AnyRequest, db: DB, who: WhoDep, table_id: FromPath[str]) -> Reply:
     """Take a free seat at a public table."""
     context = await access_table_for_watcher(db, table_id, who)
-    try:
-        person, new_key = seated(request, who)
-        joined = await do_join(db, runtime(request), context, person)
-    except Refused as refusal:
-        return refuse(request, table_path(context.table), refusal)
-    return done(request, table_path(context.table), joined_message(joined), new_key=new_key)
+    return await _join(request, db, who, context, table_path(context.table))
 
 
 @get("/invite/{token:str}", name="cards_invite")
@@ -194,11 +190,18 @@ async def invite_page(db: DB, viewer: Viewer, who: WhoDep, token: FromPath[str])
 async def join_by_invite(request: AnyRequest, db: DB, who: WhoDep, token: FromPath[str]) -> Reply:
     """Take a free seat with the invite link."""
     context = await access_table_by_invite(db, token, who)
+    return await _join(request, db, who, context, f"/cards/invite/{token}")
+
+
+async def _join(
+    request: AnyRequest, db: DB, who: Who, context: TableContext, refused_to: str
+) -> Reply:
+    """Take a free seat and go to the table; a refusal goes back to `refused_to`."""
     try:
         person, new_key = seated(request, who)
         joined = await do_join(db, runtime(request), context, person)
     except Refused as refusal:
-        return refuse(request, f"/cards/invite/{token}", refusal)
+        return refuse(request, refused_to, refusal)
     return done(request, table_path(context.table), joined_message(joined), new_key=new_key)
 
 
