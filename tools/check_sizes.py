@@ -16,9 +16,7 @@ SRC = ROOT / "src"
 MAX_FILE_LINES = 400
 MAX_FUNCTION_LINES = 60
 SKIPPED = ("deaddrop/server/db/migrations/",)
-PENDING = {
-    "deaddrop/cards_terminal/describe.py": "log_line(), 62 lines: goes with one Cards phrasebook",
-}
+PENDING: dict[str, str] = {}
 
 
 def long_functions(path: Path) -> list[tuple[int, str, int]]:

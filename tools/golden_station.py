@@ -19,8 +19,8 @@ from pathlib import Path
 from deaddrop.engine.station import actions as A
 from deaddrop.engine.station.game import apply
 from deaddrop.engine.station.roles import is_ring
-from deaddrop.engine.station.setup import StationSetup, start
-from deaddrop.engine.station.state import ABSTAIN, StationState
+from deaddrop.engine.station.setup import Setup, start
+from deaddrop.engine.station.state import ABSTAIN, State
 from deaddrop.engine.station.views import view
 
 GOLDEN_DIR = Path(__file__).resolve().parents[1] / "tests" / "golden" / "station"
@@ -204,7 +204,7 @@ SCRIPTS = (SIX, EIGHT, TEN)
 class Table:
     """Role names for the seats of a dealt game (a second Field Agent is field_agent_2)."""
 
-    def __init__(self, state: StationState) -> None:
+    def __init__(self, state: State) -> None:
         self.state = state
         self.names: list[str] = []
         for seat in state.seats:
@@ -267,10 +267,10 @@ def describe(table: Table, step: Step) -> str:
     return f"{actor} sets their Final Cable: {rest[0]!r}"
 
 
-def play(script: Script) -> tuple[StationState, str]:
+def play(script: Script) -> tuple[State, str]:
     """Play a script: the final state, and every viewer's view after each Pouch as text."""
     players = tuple(f"player{i + 1}" for i in range(script.players))
-    state = start(StationSetup(players, script.seed))
+    state = start(Setup(players, script.seed))
     table = Table(state)
     lines = [
         f"# Station golden playthrough: {script.name} ({script.players} players, seed "

@@ -11,7 +11,7 @@ import pytest
 
 from deaddrop.bots.cards.play import Table
 from deaddrop.bots.cards.random_bot import RandomBot
-from deaddrop.cards_terminal.describe import Names, command_for, log_line
+from deaddrop.cards_terminal.describe import Names, command_for
 from deaddrop.cards_terminal.parse import ParseError, parse_action
 from deaddrop.cards_terminal.parse import __doc__ as COMMANDS_HELP
 from deaddrop.cli import main
@@ -26,6 +26,7 @@ from deaddrop.engine.cards import (
     SwapStash,
 )
 from deaddrop.engine.cards.legal import legal_actions_for_view
+from deaddrop.phrasebook.cards import log_line
 
 ALWAYS_FIRST = "1\n" * 3000
 """Option 1 at every prompt: a legal choice each time, so the game runs to its end."""
@@ -45,9 +46,9 @@ def test_play_through_stdin_to_a_finished_game(
     args = ("--players", "3", "--bots", "random,heuristic", "--seed", "3")
     status, out = _play(monkeypatch, capsys, ALWAYS_FIRST, *args)
     assert status == 0
-    assert re.search(r"wins? the game!", out)
+    assert re.search(r"won the game\.", out)
     assert "Final tokens:" in out
-    assert "Your hand:" in out and "The Stash:" in out
+    assert "Your hand for round 1:" in out and "The Stash:" in out
     assert "every card" in out and "The Drop" in out  # C10: each round revealed
 
 
@@ -107,7 +108,7 @@ def test_play_as_a_process_with_piped_input() -> None:
         timeout=60,
     )
     assert done.returncode == 0, done.stderr
-    assert re.search(r"wins? the game!", done.stdout)
+    assert re.search(r"won the game\.", done.stdout)
 
 
 def test_short_commands_name_every_legal_option() -> None:
@@ -164,7 +165,7 @@ def test_c12_log_lines_show_trade_cards_only_to_the_parties() -> None:
     public = {"kind": "share_info", "public": True, "seat": 1, "with": 2, "face_up": False}
     assert log_line(public, names) == "Seat 1 (random) shared info with Seat 2 (random)."
     mine = {"kind": "share_info_cards", "seat": 1, "with": 0, "give": 2, "receive": 4}
-    assert log_line(mine, names) == "  Seat 1 (random) gave you 2; you gave 4."
+    assert log_line(mine, names) == "Private trade: Seat 1 (random) gave a 2, you gave a 4."
 
 
 def test_notebook_without_inference_says_so_and_play_goes_on(

@@ -67,10 +67,10 @@ def test_the_time_is_of_the_bot_call_alone() -> None:
 
 def _one_seat_view() -> Mapping[str, Any]:
     """A real seat's view, as the simulator gives it to a bot."""
-    from deaddrop.engine.station.setup import StationSetup, start
+    from deaddrop.engine.station.setup import Setup, start
     from deaddrop.station_sim.simulate import seen_by
 
-    return seen_by(start(StationSetup(tuple(f"p{i}" for i in range(6)), 1)), 0)
+    return seen_by(start(Setup(tuple(f"p{i}" for i in range(6)), 1)), 0)
 
 
 def test_the_table_has_a_row_per_level_beside_the_first(

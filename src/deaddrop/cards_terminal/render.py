@@ -10,8 +10,9 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from deaddrop.cards_terminal.describe import Names, cards, count, option_label
+from deaddrop.cards_terminal.describe import Names
 from deaddrop.engine.cards.actions import Action
+from deaddrop.phrasebook.cards import cards, count, option_label
 
 if TYPE_CHECKING:  # the hint needs the master, imported only when a hint is asked for
     from deaddrop.bots.cards.hint import Hint

@@ -11,7 +11,7 @@ from rich.rule import Rule
 
 from deaddrop.bots.cards.play import Decider, Table
 from deaddrop.bots.cards.registry import make_bot
-from deaddrop.cards_terminal.describe import Names, command_for, log_line
+from deaddrop.cards_terminal.describe import Names, command_for
 from deaddrop.cards_terminal.parse import ParseError, parse_action
 from deaddrop.cards_terminal.parse import __doc__ as COMMANDS_HELP
 from deaddrop.cards_terminal.render import (
@@ -25,6 +25,7 @@ from deaddrop.engine.cards.actions import Action
 from deaddrop.engine.cards.legal import legal_actions_for_view
 from deaddrop.engine.cards.state import Options, Setup
 from deaddrop.engine.core.errors import IllegalAction
+from deaddrop.phrasebook.cards import log_line
 
 PERSON = 0
 """The person's seat."""
@@ -83,9 +84,7 @@ class TerminalPerson:
         for entry in log[self._seen :]:
             if entry["kind"] == "deal":
                 self.console.print(Rule(f"Round {entry['round']}"))
-            line = log_line(entry, self.names)
-            if line is not None:
-                self.console.print(line, markup=False, highlight=False)
+            self.console.print(log_line(entry, self.names), markup=False, highlight=False)
             if entry["kind"] == "round_end" and entry["round"] in reveals:
                 self.console.print(round_table(reveals[entry["round"]], self.names))
         self._seen = len(log)

@@ -20,7 +20,7 @@ from deaddrop.engine.station.scenario import (
     export_scenario,
     run_scenario,
 )
-from deaddrop.engine.station.state import StationState
+from deaddrop.engine.station.state import State
 
 BIRD_PLAYERS = [f"player{i}" for i in range(1, 11)]
 
@@ -186,7 +186,7 @@ def _round_rate(
 
 def _pouch_alone_rates(scenarios: list[Any], rounds: int, seconds: float) -> list[float]:
     """Pouches/s of the resolution alone, on the states each scenario reaches at its deadlines."""
-    deadlines: list[StationState] = []
+    deadlines: list[State] = []
     for scenario in scenarios:
         with contextlib.suppress(ScenarioError):
             run_scenario(scenario, deadlines=deadlines)

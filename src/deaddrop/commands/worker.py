@@ -19,7 +19,6 @@ from typing import TYPE_CHECKING
 from deaddrop.server.settings import Settings
 
 if TYPE_CHECKING:  # the CLI starts fast: SQLAlchemy loads only when the worker runs
-    from litestar.channels import ChannelsPlugin
     from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 
@@ -52,17 +51,17 @@ def run_worker(args: argparse.Namespace) -> int:
 
 async def _run(settings: Settings, *, once: bool) -> tuple[int, int]:
     from deaddrop.server.db.engine import create_engine, create_sessionmaker
-    from deaddrop.server.station.live.stream import BROKERS_KEY, Brokers, worker_broker
+    from deaddrop.server.live.wakeup import WAKEUPS_KEY, Wakeups, worker_broker
 
     engine = create_engine(settings)
     try:
-        # The Pouches resolved here must wake the open pages of every server process.
-        brokers = Brokers()
-        async with worker_broker(settings.redis_url, brokers) as broker:
-            sessionmaker = create_sessionmaker(engine, {BROKERS_KEY: brokers})
+        # What is written here (Pouches, bot moves) must wake the open pages of every server.
+        wakeups = Wakeups()
+        async with worker_broker(settings.redis_url, wakeups):
+            sessionmaker = create_sessionmaker(engine, {WAKEUPS_KEY: wakeups})
             if once:
                 return await _once(settings, sessionmaker)
-            await _work(settings, sessionmaker, broker)
+            await _work(settings, sessionmaker)
             return 0, 0
     finally:
         await engine.dispose()
@@ -86,7 +85,6 @@ async def _once(
 async def _work(
     settings: Settings,
     sessionmaker: async_sessionmaker[AsyncSession],
-    broker: ChannelsPlugin | None,
 ) -> None:
     """The background jobs of `deaddrop serve` (server/jobs.py), until interrupted."""
     from deaddrop.server.cards.runtime import Runtime, bot_delay_from_env
@@ -94,7 +92,7 @@ async def _work(
     from deaddrop.server.jobs import Jobs, standard_jobs
     from deaddrop.server.station.play.pouch_runner import PouchRunner
 
-    cards = Runtime(bot_delay=bot_delay_from_env(), channels=broker)
+    cards = Runtime(bot_delay=bot_delay_from_env())
     jobs = Jobs(standard_jobs(sessionmaker, SystemClock(), settings.mail, cards))
     for job in jobs.jobs:
         if isinstance(job.worker, PouchRunner):

@@ -14,7 +14,6 @@ from pathlib import Path
 from typing import Any
 
 from litestar import Litestar, Router
-from litestar.channels import ChannelsPlugin
 from litestar.config.csrf import CSRFConfig
 from litestar.datastructures import State
 from litestar.di import Provide
@@ -40,7 +39,13 @@ from deaddrop.server.db.engine import create_engine, create_sessionmaker
 from deaddrop.server.db.store import DatabaseStore
 from deaddrop.server.errors import EXCEPTION_HANDLERS
 from deaddrop.server.jobs import Jobs, Wanted, standard_jobs
-from deaddrop.server.live.wakeup import channels_plugin
+from deaddrop.server.live.wakeup import (
+    WAKEUPS_KEY,
+    Wakeups,
+    channels_plugin,
+    register_broker,
+    unregister_broker,
+)
 from deaddrop.server.nul_guard import refuse_nul
 from deaddrop.server.pages import routes as page_routes
 from deaddrop.server.render import jinja_environment
@@ -50,12 +55,9 @@ from deaddrop.server.settings import Settings
 from deaddrop.server.station.chat import routes as station_chat
 from deaddrop.server.station.host import routes as station_host
 from deaddrop.server.station.live import routes as live_pages
-from deaddrop.server.station.live import stream as game_stream
-from deaddrop.server.station.live.stream import BROKERS_KEY, Brokers
 from deaddrop.server.station.lobby import routes as station_lobby
 from deaddrop.server.station.play import api as station_api
 from deaddrop.server.station.play import routes as station_routes
-from deaddrop.server.station.play.pouch_due import POUCH_DUE_KEY, PouchDue
 from deaddrop.server.station.tabs import routes as tab_routes
 
 STATIC_DIR = Path(__file__).parent / "static"
@@ -88,9 +90,8 @@ def create_app(
     """
     game_clock: Clock = clock or SystemClock()
     engine = create_engine(settings)
-    live = _station_live()
-    sessionmaker = create_sessionmaker(engine, live)
-    kv = DatabaseStore(sessionmaker, "sessions")
+    wakeups = Wakeups()  # on `app.state` and in `db.info`: writers with or without a request
+    sessionmaker = create_sessionmaker(engine, {WAKEUPS_KEY: wakeups})
     throttle_store = _throttle_store(settings, sessionmaker)
     throttle = _login_throttle(settings, throttle_store)
     templates = TemplateConfig(instance=JinjaTemplateEngine.from_environment(jinja_environment()))
@@ -101,7 +102,10 @@ def create_app(
             create_static_files_router(path="/static", directories=[STATIC_DIR]),
         ],
         dependencies=_dependencies(throttle, game_clock),
-        stores={"sessions": kv, "login-throttle": throttle_store},
+        stores={
+            "sessions": DatabaseStore(sessionmaker, "sessions"),
+            "login-throttle": throttle_store,
+        },
         # NUL is refused before the session (or any handler) takes it to the database.
         middleware=[DefineMiddleware(refuse_nul), _sessions(settings).middleware],
         before_send=[add_security_headers],  # every response, unmatched addresses included
@@ -117,28 +121,31 @@ def create_app(
             _dispose_on_shutdown(engine),
             _background(sessionmaker, settings, game_clock, wanted),
         ],  # stopped in reverse order
-        on_startup=[game_stream.register_broker],
-        on_shutdown=[game_stream.unregister_broker],
-        state=State(
-            {
-                "settings": settings,
-                "engine": engine,
-                "sessionmaker": sessionmaker,
-                "clock": game_clock,
-                "cards": Runtime(bot_delay=bot_delay_from_env()),  # the Cards area's run time
-                **live,
-            }
-        ),
+        on_startup=[register_broker],
+        on_shutdown=[unregister_broker],
+        state=State(_shared(settings, engine, sessionmaker, game_clock, wakeups)),
         request_max_body_size=MAX_BODY_BYTES,
         debug=settings.debug,
         openapi_config=None,
     )
 
 
-def _station_live() -> dict[str, Any]:
-    """The app's Station wake-up brokers and Pouch doorbell: on `app.state`, and in `db.info`
-    of its sessions, so that writers with or without a request (the Pouch runner) reach them."""
-    return {BROKERS_KEY: Brokers(), POUCH_DUE_KEY: PouchDue()}
+def _shared(
+    settings: Settings,
+    engine: AsyncEngine,
+    sessionmaker: async_sessionmaker[AsyncSession],
+    clock: Clock,
+    wakeups: Wakeups,
+) -> dict[str, Any]:
+    """What the app keeps in `app.state` for its handlers, streams and jobs."""
+    return {
+        "settings": settings,
+        "engine": engine,
+        "sessionmaker": sessionmaker,
+        "clock": clock,
+        "cards": Runtime(bot_delay=bot_delay_from_env()),  # the Cards area's bot pace
+        WAKEUPS_KEY: wakeups,
+    }
 
 
 def _dependencies(throttle: LoginThrottle, clock: Clock) -> dict[str, Provide]:
@@ -216,7 +223,6 @@ def _background(
     @contextlib.asynccontextmanager
     async def lifespan(app: Litestar) -> AsyncIterator[None]:
         cards: Runtime = app.state.cards
-        cards.channels = app.plugins.get(ChannelsPlugin)
         jobs = Jobs(standard_jobs(sessionmaker, game_clock, settings.mail, cards, wanted))
         for job in jobs.jobs:
             app.state[job.name] = job.worker

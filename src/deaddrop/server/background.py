@@ -50,3 +50,26 @@ class Loop:
                 break  # asked to stop during the pass: no last sleep
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._wake.wait(), timeout=max(0.0, delay))
+
+
+class LoopWorker:
+    """A background job on a `Loop`: `run_forever` runs its `one_pass` until `stop`, and `wake`
+    runs the next pass now. A job sets `self._loop` and defines `one_pass`."""
+
+    _loop: Loop
+
+    async def one_pass(self) -> float:
+        """One pass of the job's work; the seconds to sleep before the next one."""
+        raise NotImplementedError
+
+    async def run_forever(self) -> None:
+        """Run passes until stopped; a failing pass is logged and tried again."""
+        await self._loop.run(self.one_pass)
+
+    def wake(self) -> None:
+        """Run the next pass now (a wake-up during a pass is kept for right after it)."""
+        self._loop.wake()
+
+    def stop(self) -> None:
+        """End after the current pass (nothing cut in half)."""
+        self._loop.stop()

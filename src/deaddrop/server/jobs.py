@@ -17,7 +17,7 @@ from typing import Protocol
 
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from deaddrop.server.background import Loop
+from deaddrop.server.background import Loop, LoopWorker
 from deaddrop.server.cards.runner import CardsRunner
 from deaddrop.server.cards.runtime import Runtime
 from deaddrop.server.clock import Clock
@@ -96,26 +96,15 @@ class Jobs:
                     await task
 
 
-class Purge:
+class Purge(LoopWorker):
     """Deletes expired sessions and throttle counters (already ignored on read): reclaims space."""
 
     def __init__(self, store: DatabaseStore) -> None:
         self.store = store
         self._loop = Loop(logger, "purging expired entries", PURGE_EVERY_SECONDS)
 
-    async def run_forever(self) -> None:
-        """Purge now and every hour until stopped."""
-        await self._loop.run(self._pass)
-
-    def wake(self) -> None:
-        """Purge now."""
-        self._loop.wake()
-
-    def stop(self) -> None:
-        """End after the current purge."""
-        self._loop.stop()
-
-    async def _pass(self) -> float:
+    async def one_pass(self) -> float:
+        """Purge what has expired; again in an hour."""
         removed = await self.store.delete_expired()
         if removed:
             logger.info("purged %d expired session and throttle entries", removed)
@@ -146,9 +135,7 @@ def standard_jobs(
     if wanted.pouch_runner:
         jobs.append(Job("pouch_runner", PouchRunner(sessionmaker, clock)))
     if wanted.cards_runner:
-        runner = CardsRunner(sessionmaker, cards)
-        cards.poke = runner.wake
-        jobs.append(Job("cards_runner", runner))
+        jobs.append(Job("cards_runner", CardsRunner(sessionmaker, cards)))
     if wanted.mailer and mail.enabled:  # digests and reminders, only with SMTP_HOST
         jobs.append(Job("mailer", Mailer(sessionmaker, clock, mail)))
     return jobs

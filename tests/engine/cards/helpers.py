@@ -14,7 +14,7 @@ from deaddrop.engine.cards import (
     State,
     apply,
     legal_actions,
-    new_game,
+    start,
 )
 from deaddrop.engine.core.events import Event
 
@@ -40,7 +40,7 @@ def table(
     """A new game that starts from fixed deals and a fixed first seat."""
     players = len(deal.hands)
     options = Options(grab_face_down=grab_face_down, tokens_to_win=tokens_to_win)
-    return new_game(Setup(players, seed, options, first, (deal, *more_deals)))
+    return start(Setup(players, seed, options, first, (deal, *more_deals)))
 
 
 def play(state: State, *actions: Action) -> tuple[State, list[Event]]:
@@ -76,7 +76,7 @@ def play_random(
     action log and every state passed through (the first one is the new game).
     """
     rnd = random.Random(chooser)
-    state = new_game(setup)
+    state = start(setup)
     states = [state]
     log: list[Action] = []
     while state.pending is not None and len(log) < cap:

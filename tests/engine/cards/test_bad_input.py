@@ -21,7 +21,7 @@ from deaddrop.engine.cards import (
     SwapStash,
     apply,
     legal_actions,
-    new_game,
+    start,
     view,
 )
 from deaddrop.engine.core.errors import IllegalAction
@@ -96,7 +96,7 @@ def test_any_setup_starts_a_game_or_is_illegal(
 ) -> None:
     setup = Setup(players, seed, Options(face_down, tokens), first, deals)
     try:
-        state = new_game(setup)
+        state = start(setup)
     except IllegalAction:
         return
     assert state.pending is not None
@@ -112,14 +112,14 @@ def test_any_setup_starts_a_game_or_is_illegal(
 )
 def test_any_given_deal_is_checked(deal: Deal) -> None:
     try:
-        new_game(Setup(3, deals=(deal,)))
+        start(Setup(3, deals=(deal,)))
     except IllegalAction as error:
         assert error.code in {"C1", "C2"}
 
 
 @given(seat=junk)
 def test_any_viewer_gets_a_view_or_illegal_action(seat: Any) -> None:
-    state = new_game(Setup(3, seed=1))
+    state = start(Setup(3, seed=1))
     try:
         view(state, seat)
     except IllegalAction as error:

@@ -4,7 +4,7 @@ from collections import Counter
 
 import pytest
 
-from deaddrop.engine.cards import DECK, Deal, Setup, check_deal, deal_from_rng, new_game
+from deaddrop.engine.cards import DECK, Deal, Setup, check_deal, deal_from_rng, start
 from deaddrop.engine.cards.deck import shuffled_deck
 from deaddrop.engine.core.errors import IllegalAction
 from deaddrop.engine.core.rng import Rng
@@ -19,13 +19,13 @@ def test_c1_deck_is_four_0s_three_1s_two_2s_two_3s_one_4_one_5() -> None:
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_c1_every_deal_holds_exactly_the_deck(players: int) -> None:
     for seed in range(50):
-        state = new_game(Setup(players, seed))
+        state = start(Setup(players, seed))
         assert cards_on_table(state) == Counter(DECK)
 
 
 @pytest.mark.parametrize(("players", "size"), [(2, 5), (3, 3), (4, 2)])
 def test_c2_deal_sizes_for_2_3_4_players(players: int, size: int) -> None:
-    state = new_game(Setup(players, seed=11))
+    state = start(Setup(players, seed=11))
     assert len(state.stash) == players
     assert len(state.hands) == players
     assert all(len(hand) == size for hand in state.hands)
@@ -34,10 +34,10 @@ def test_c2_deal_sizes_for_2_3_4_players(players: int, size: int) -> None:
 
 
 def test_c2_the_deal_comes_from_the_seeded_rng_kept_in_the_state() -> None:
-    a, b = new_game(Setup(3, seed=5)), new_game(Setup(3, seed=5))
+    a, b = start(Setup(3, seed=5)), start(Setup(3, seed=5))
     assert a == b
     assert a.rng != Rng.from_seed(5)  # the draws advanced the stored generator
-    deals = {(s.drop, s.stash, s.hands) for s in (new_game(Setup(3, seed=n)) for n in range(40))}
+    deals = {(s.drop, s.stash, s.hands) for s in (start(Setup(3, seed=n)) for n in range(40))}
     assert len(deals) > 30
 
 
@@ -68,7 +68,7 @@ def test_c2_shuffle_is_close_to_uniform() -> None:
 @pytest.mark.parametrize("players", [0, 1, 5, "3", True, None])
 def test_c2_two_to_four_players(players: object) -> None:
     with pytest.raises(IllegalAction) as error:
-        new_game(Setup(players))  # type: ignore[arg-type]
+        start(Setup(players))  # type: ignore[arg-type]
     assert error.value.code == "C2"
 
 
@@ -78,7 +78,7 @@ def test_c2_a_given_deal_must_have_the_sizes_of_c2() -> None:
         check_deal(short_stash, 3)
     assert error.value.code == "C2"
     with pytest.raises(IllegalAction) as error:
-        new_game(Setup(3, deals=(short_stash,)))
+        start(Setup(3, deals=(short_stash,)))
     assert (error.value.code, error.value.message) == ("C2", "round 1: the stash must hold 3 cards")
 
 

@@ -22,7 +22,7 @@ from deaddrop.engine.cards import (
     SwapStash,
     apply,
     legal_actions,
-    new_game,
+    start,
     view,
 )
 from deaddrop.engine.cards.deck import DECK
@@ -49,7 +49,7 @@ from tests.engine.cards.helpers import FOUR_DEAL, README_DEAL, TWO_DEAL, play, t
 def random_states(players: int, seed: int, steps: int = 120) -> list[State]:
     """The states of a random game (grabs kept rare so rounds last), after each decision."""
     rng = random.Random(seed)
-    state = new_game(Setup(players, seed, Options(grab_face_down=seed % 2 == 1)))
+    state = start(Setup(players, seed, Options(grab_face_down=seed % 2 == 1)))
     out = []
     for _ in range(steps):
         options = legal_actions(state)

@@ -38,8 +38,8 @@ from deaddrop.engine.cards import (
     apply,
     legal_actions,
     log_entry,
-    new_game,
     pending_view,
+    start,
     view,
 )
 from deaddrop.engine.cards.inference import CONSISTENT, UNIFORM, belief_from_view
@@ -92,7 +92,7 @@ def random_game(players: int, seed: int, rounds: int = 1, sales: bool = False) -
     options = Options(grab_face_down=face_down, tokens_to_win=5)
     setup = Setup(players, seed, options, rng.randrange(players), deals)
     seat = rng.randrange(players)
-    state, actions = new_game(setup), []
+    state, actions = start(setup), []
     while state.round < rounds:
         action = _pick(rng, legal_actions(state), 0.6, sales)
         state, _ = apply(state, action)
@@ -116,7 +116,7 @@ def _seen(events: tuple[Any, ...], seat: int) -> list[dict[str, Any]]:
 
 def _observations(game: Game) -> list[tuple[list[dict[str, Any]], dict[str, Any] | None]]:
     """What the seat saw after each decision of the current round: entries and pending."""
-    state = new_game(game.setup)
+    state = start(game.setup)
     out = []
     for number, action in enumerate(game.actions):
         state, events = apply(state, action)
@@ -192,7 +192,7 @@ def brute_force_posterior(game: Game, model: str = UNIFORM) -> Posterior:
             game.setup.first,
             (*game.setup.deals[:-1], deal),
         )
-        state = new_game(setup)
+        state = start(setup)
         for action in game.actions[: game.round_start]:
             state, _ = apply(state, action)
         stack = [(state, 0, prior)]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from deaddrop.engine.cards import Options, Setup, apply, legal_actions, new_game, view
+from deaddrop.engine.cards import Options, Setup, apply, legal_actions, start, view
 from deaddrop.engine.cards.legal import legal_actions_for_view
 from deaddrop.engine.core.rng import Rng
 
@@ -12,7 +12,7 @@ from deaddrop.engine.core.rng import Rng
 @pytest.mark.parametrize("players", [2, 3, 4])
 @pytest.mark.parametrize("seed", range(8))
 def test_c13_options_from_the_view_equal_the_engines(players: int, seed: int) -> None:
-    state = new_game(Setup(players, seed, Options(tokens_to_win=2)))
+    state = start(Setup(players, seed, Options(tokens_to_win=2)))
     rng = Rng.from_seed(seed)
     for _ in range(400):
         if state.pending is None:

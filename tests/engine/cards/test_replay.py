@@ -17,8 +17,8 @@ from deaddrop.engine.cards import (
     action_from_json,
     action_to_json,
     legal_actions,
-    new_game,
     replay,
+    start,
 )
 from deaddrop.engine.core.errors import IllegalAction
 from tests.engine.cards.helpers import play_random
@@ -41,7 +41,7 @@ def test_replay_of_an_illegal_log_raises_illegal_action() -> None:
 
 
 def test_a_new_game_is_the_replay_of_an_empty_log() -> None:
-    assert replay(Setup(4, seed=2), []) == new_game(Setup(4, seed=2))
+    assert replay(Setup(4, seed=2), []) == start(Setup(4, seed=2))
 
 
 def test_every_kind_of_action_round_trips_through_json() -> None:

@@ -13,7 +13,7 @@ from deaddrop.engine.cards import (
     apply,
     deal_from_rng,
     legal_actions,
-    new_game,
+    start,
     view,
 )
 from deaddrop.engine.core.errors import IllegalAction
@@ -122,5 +122,5 @@ def test_c11_tokens_to_win_is_a_table_option(tokens: int) -> None:
 @pytest.mark.parametrize("tokens", [0, -1, "3", 2.0, True])
 def test_c11_tokens_to_win_must_be_a_positive_integer(tokens: object) -> None:
     with pytest.raises(IllegalAction) as error:
-        new_game(Setup(3, options=Options(tokens_to_win=tokens)))  # type: ignore[arg-type]
+        start(Setup(3, options=Options(tokens_to_win=tokens)))  # type: ignore[arg-type]
     assert error.value.code == "C11"

@@ -13,7 +13,7 @@ from deaddrop.engine.cards import (
     State,
     SwapStash,
     apply,
-    new_game,
+    start,
 )
 from deaddrop.engine.core.errors import IllegalAction
 from tests.engine.cards.helpers import README_DEAL, table
@@ -21,17 +21,17 @@ from tests.engine.cards.helpers import README_DEAL, table
 
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_c3_round_one_starts_with_a_seat_drawn_by_the_rng(players: int) -> None:
-    firsts = {new_game(Setup(players, seed)).first for seed in range(60)}
+    firsts = {start(Setup(players, seed)).first for seed in range(60)}
     assert firsts == set(range(players))
-    state = new_game(Setup(players, seed=3))
+    state = start(Setup(players, seed=3))
     assert state.turn == state.first
     assert state.pending == ChooseAction(state.first)
 
 
 def test_c3_a_setup_may_fix_the_first_seat() -> None:
-    assert new_game(Setup(4, seed=1, first=2)).pending == ChooseAction(2)
+    assert start(Setup(4, seed=1, first=2)).pending == ChooseAction(2)
     with pytest.raises(IllegalAction) as error:
-        new_game(Setup(4, first=4))
+        start(Setup(4, first=4))
     assert error.value.code == "C3"
 
 
@@ -84,7 +84,7 @@ def _finish_round(state: State) -> State:
 def test_c3_later_rounds_start_one_seat_on_from_the_previous_first(
     players: int, first: int
 ) -> None:
-    state = new_game(Setup(players, seed=4, first=first, options=Options(tokens_to_win=9)))
+    state = start(Setup(players, seed=4, first=first, options=Options(tokens_to_win=9)))
     for number in range(2, 9):
         state = _finish_round(state)
         assert state.round == number

@@ -18,7 +18,7 @@ from deaddrop.engine.cards import (
     State,
     SwapStash,
     apply,
-    new_game,
+    start,
     view,
 )
 from deaddrop.engine.cards.deck import DECK, HAND_SIZES
@@ -148,8 +148,8 @@ def test_c12_a_view_does_not_depend_on_what_the_seat_cannot_see(
     deal = Deal.of(cards[0], tuple(cards[1 : 1 + players]), hands)
     seat = rnd.randrange(players)
     other = _hidden_shuffle(deal, seat, rnd)
-    a = new_game(Setup(players, first=0, deals=(deal,)))
-    b = new_game(Setup(players, first=0, deals=(other,)))
+    a = start(Setup(players, first=0, deals=(deal,)))
+    b = start(Setup(players, first=0, deals=(other,)))
     for _ in range(moves):
         mover = a.turn
         common = sorted(set(a.hands[mover]) & set(b.hands[mover]))

@@ -25,8 +25,8 @@ from deaddrop.engine.core.events import Event
 from deaddrop.engine.station import actions as A
 from deaddrop.engine.station.game import apply
 from deaddrop.engine.station.roles import ROLE_TABLE
-from deaddrop.engine.station.setup import StationSetup, setup_from_deal, start
-from deaddrop.engine.station.state import ABSTAIN, StationState
+from deaddrop.engine.station.setup import Setup, setup_from_deal, start
+from deaddrop.engine.station.state import ABSTAIN, State
 from deaddrop.engine.station.views import view
 
 JSON = dict[str, Any]
@@ -99,10 +99,8 @@ class Table:
         dealt = list(ROLE_TABLE[roles]) if isinstance(roles, int) else list(roles)
         self.names = role_names(dealt)
         self.codenames = CODENAMES[: len(dealt)]
-        self.setup: StationSetup = setup_from_deal(
-            list(zip(self.codenames, dealt, strict=True)), seed
-        )
-        self.state: StationState = start(self.setup)
+        self.setup: Setup = setup_from_deal(list(zip(self.codenames, dealt, strict=True)), seed)
+        self.state: State = start(self.setup)
         self.log: list[A.Action] = []
         self.events: list[Event] = []
         self._by_codename = dict(zip(self.codenames, self.names, strict=True))

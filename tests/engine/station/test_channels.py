@@ -15,7 +15,7 @@ from deaddrop.engine.station import (
     start,
 )
 from deaddrop.engine.station.channels import Channel, can_read, check_post, interrogation_parties
-from deaddrop.engine.station.state import StationState
+from deaddrop.engine.station.state import State
 
 NINE = [
     ("OWL", "ringleader"),
@@ -31,11 +31,11 @@ NINE = [
 OWL, CRANE, RAVEN, HERON, WREN, SWIFT, FALCON, KITE, LARK = range(9)
 
 
-def fresh() -> StationState:
+def fresh() -> State:
     return start(setup_from_deal(NINE))
 
 
-def recall(state: StationState, seat: int) -> StationState:
+def recall(state: State, seat: int) -> State:
     """Everyone living votes for `seat`, then the Pouch departs."""
     for voter in state.living():
         state, _ = apply(state, CastVote(voter, seat))

@@ -8,7 +8,7 @@ import pytest
 
 from deaddrop.bots.station.random_bot import random_game
 from deaddrop.engine.core.errors import IllegalAction
-from deaddrop.engine.station import StationSetup, replay
+from deaddrop.engine.station import Setup, replay
 from deaddrop.engine.station.codec import (
     action_from_json,
     action_to_json,
@@ -24,7 +24,7 @@ def test_a_played_game_round_trips_through_json() -> None:
     text = json.dumps([action_to_json(action) for action in log])
     decoded = [action_from_json(item) for item in json.loads(text)]
     assert decoded == log
-    setup = setup_from_json(json.loads(json.dumps(setup_to_json(StationSetup(PLAYERS, 11)))))
+    setup = setup_from_json(json.loads(json.dumps(setup_to_json(Setup(PLAYERS, 11)))))
     assert replay(setup, decoded) == state
 
 

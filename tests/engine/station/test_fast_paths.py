@@ -10,7 +10,7 @@ from deaddrop.engine.station import actions as A
 from deaddrop.engine.station import apply, start
 from deaddrop.engine.station.game import BatchRefused, apply_day
 from deaddrop.engine.station.pouch import advance, resolve_pouch
-from deaddrop.engine.station.setup import StationSetup
+from deaddrop.engine.station.setup import Setup
 
 
 @pytest.mark.parametrize("players,seed", [(6, 1), (7, 2), (8, 3), (9, 4), (10, 5), (10, 6)])
@@ -18,7 +18,7 @@ def test_apply_day_and_advance_match_apply(players: int, seed: int) -> None:
     names = tuple(f"p{i}" for i in range(players))
     final, log = random_game(names, seed)
     assert any(isinstance(action, A.MarkDone) for action in log)  # S41 goes through the batch
-    slow = fast = start(StationSetup(names, seed))
+    slow = fast = start(Setup(names, seed))
     day: list[A.DayAction] = []
     for action in log:
         if isinstance(action, A.ResolvePouch):
@@ -35,7 +35,7 @@ def test_apply_day_and_advance_match_apply(players: int, seed: int) -> None:
 
 
 def test_apply_day_names_the_refused_action() -> None:
-    state = start(StationSetup(tuple(f"p{i}" for i in range(6)), 9))
+    state = start(Setup(tuple(f"p{i}" for i in range(6)), 9))
     whispers: list[A.DayAction] = [A.SendWhisper(0, 1), A.SendWhisper(0, 2), A.SendWhisper(0, 3)]
     with pytest.raises(BatchRefused) as refused:
         apply_day(state, whispers)

@@ -14,14 +14,14 @@ from hypothesis import strategies as st
 
 from deaddrop.engine.core.errors import IllegalAction
 from deaddrop.engine.core.events import Event
+from deaddrop.engine.station import action_from_json, action_to_json
 from deaddrop.engine.station import actions as A
-from deaddrop.engine.station.codec import action_from_json, action_to_json
 from deaddrop.engine.station.game import apply, replay
 from deaddrop.engine.station.options import operation_options
 from deaddrop.engine.station.roles import is_ring
 from deaddrop.engine.station.scenario import adjudicate, export_scenario
-from deaddrop.engine.station.setup import StationSetup, start
-from deaddrop.engine.station.state import ABSTAIN, StationState
+from deaddrop.engine.station.setup import Setup, start
+from deaddrop.engine.station.state import ABSTAIN, State
 from deaddrop.engine.station.views import view
 
 JSON = dict[str, Any]
@@ -37,14 +37,12 @@ class Played:
 
     name: str
     """How to play it again: `play(count, seed, removals)`."""
-    setup: StationSetup
-    state: StationState
+    setup: Setup
+    state: State
     log: list[A.Action] = field(default_factory=list)
-    steps: list[tuple[A.Action, StationState, StationState, tuple[Event, ...]]] = field(
-        default_factory=list
-    )
+    steps: list[tuple[A.Action, State, State, tuple[Event, ...]]] = field(default_factory=list)
     """(action, state before, state after, events) for every action."""
-    checkpoints: list[StationState] = field(default_factory=list)
+    checkpoints: list[State] = field(default_factory=list)
     """States where views are checked: after each day's saves and after each Pouch."""
     final_cables: dict[int, list[str]] = field(default_factory=dict)
     """Every Final Cable text each seat ever saved."""
@@ -59,7 +57,7 @@ class Played:
         self.log.append(action)
         self.steps.append((action, before, self.state, events))
 
-    def results_of(self, seat: int, upto: StationState) -> list[JSON]:
+    def results_of(self, seat: int, upto: State) -> list[JSON]:
         """Private results addressed to a seat, up to (and including) a state."""
         found: list[JSON] = []
         for _, _, after, events in self.steps:
@@ -79,7 +77,7 @@ def token(rnd: random.Random) -> str:
 def play(count: int, seed: int, removals: bool) -> Played:
     """A random legal game: saves, changes, withdrawals, whispers, Final Cables, removals."""
     rnd = random.Random(seed)
-    setup = StationSetup(tuple(f"account{i}" for i in range(count)), seed)
+    setup = Setup(tuple(f"account{i}" for i in range(count)), seed)
     game = Played(f"play({count}, {seed}, {removals})", setup, start(setup), removals=removals)
     zeal, ruthless = rnd.uniform(0.1, 0.7), rnd.uniform(0.2, 0.9)  # short and long games
     while not game.state.over:
@@ -291,7 +289,7 @@ def test_anything_illegal_is_refused_with_a_rule_id(game: Played, rnd: random.Ra
 # --- checks -----------------------------------------------------------------------------------
 
 
-def check_view(game: Played, state: StationState, viewer: int | None) -> None:
+def check_view(game: Played, state: State, viewer: int | None) -> None:
     """No role, private result, whisper text or living Final Cable of another seat."""
     seen = view(state, viewer)
     text = json.dumps(seen, sort_keys=True)

@@ -8,7 +8,7 @@ from collections import Counter
 import pytest
 
 from deaddrop.engine.core.errors import IllegalAction
-from deaddrop.engine.station.setup import StationSetup, setup_from_deal, start
+from deaddrop.engine.station.setup import Setup, setup_from_deal, start
 from deaddrop.engine.station.views import view
 
 from .helpers import Table
@@ -50,13 +50,13 @@ def players(count: int) -> tuple[str, ...]:
 @pytest.mark.parametrize("count", sorted(S1_TABLE))
 def test_s1_every_deal_has_exactly_the_table_roles(count: int) -> None:
     for seed in range(40):
-        state = start(StationSetup(players(count), seed))
+        state = start(Setup(players(count), seed))
         assert Counter(seat.role for seat in state.seats) == Counter(S1_TABLE[count])
 
 
 @pytest.mark.parametrize("count", sorted(S1_TABLE))
 def test_s1_factions_follow_the_roles(count: int) -> None:
-    state = start(StationSetup(players(count), 7))
+    state = start(Setup(players(count), 7))
     for seat in state.seats:
         assert seat.faction.value == FACTIONS.get(seat.role, "station")
 
@@ -64,7 +64,7 @@ def test_s1_factions_follow_the_roles(count: int) -> None:
 @pytest.mark.parametrize("count", [0, 1, 5, 11, 12])
 def test_s1_only_6_to_10_players(count: int) -> None:
     with pytest.raises(IllegalAction) as caught:
-        start(StationSetup(players(count), 1))
+        start(Setup(players(count), 1))
     assert caught.value.code == "S1"
 
 
@@ -86,7 +86,7 @@ def test_s1_no_other_roles_exist() -> None:
 
 def test_s2_seats_keep_the_join_order() -> None:
     joined = ("zoe", "adam", "mia", "bob", "eve", "carl", "dan")
-    state = start(StationSetup(joined, 3))
+    state = start(Setup(joined, 3))
     assert [seat.player for seat in state.seats] == list(joined)
     assert [seat.index for seat in state.seats] == list(range(7))
 
@@ -94,13 +94,13 @@ def test_s2_seats_keep_the_join_order() -> None:
 @pytest.mark.parametrize("count", sorted(S1_TABLE))
 def test_s3_codenames_are_distinct_upper_case_birds(count: int) -> None:
     for seed in range(40):
-        codenames = [seat.codename for seat in start(StationSetup(players(count), seed)).seats]
+        codenames = [seat.codename for seat in start(Setup(players(count), seed)).seats]
         assert len(set(codenames)) == count
         assert all(name.isalpha() and name == name.upper() for name in codenames)
 
 
 def test_s3_the_game_shows_codenames_not_account_names() -> None:
-    state = start(StationSetup(players(10), 5))
+    state = start(Setup(players(10), 5))
     for viewer in [None, *range(10)]:
         text = json.dumps(view(state, viewer))
         assert "account-" not in text
@@ -128,18 +128,18 @@ def test_s3_a_fixed_deal_needs_distinct_codenames() -> None:
 
 def test_s4_the_same_seed_deals_the_same_game() -> None:
     for seed in (0, 1, 2**40, -5):
-        first = start(StationSetup(players(10), seed))
-        second = start(StationSetup(players(10), seed))
+        first = start(Setup(players(10), seed))
+        second = start(Setup(players(10), seed))
         assert first == second
 
 
 def test_s4_the_seed_is_stored_with_the_game() -> None:
-    assert start(StationSetup(players(8), 123456)).seed == 123456
+    assert start(Setup(players(8), 123456)).seed == 123456
 
 
 def test_s4_different_seeds_deal_differently() -> None:
     deals = {
-        tuple((seat.codename, seat.role) for seat in start(StationSetup(players(8), seed)).seats)
+        tuple((seat.codename, seat.role) for seat in start(Setup(players(8), seed)).seats)
         for seed in range(30)
     }
     assert len(deals) == 30
@@ -148,7 +148,7 @@ def test_s4_different_seeds_deal_differently() -> None:
 def test_s4_every_seat_can_get_every_role() -> None:
     seen: dict[int, set[str]] = {seat: set() for seat in range(6)}
     for seed in range(300):
-        for seat in start(StationSetup(players(6), seed)).seats:
+        for seat in start(Setup(players(6), seed)).seats:
             seen[seat.index].add(seat.role)
     assert all(roles == set(S1_TABLE[6]) for roles in seen.values())
 

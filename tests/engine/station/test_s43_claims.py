@@ -34,13 +34,13 @@ from deaddrop.engine.station.claims import (
 )
 from deaddrop.engine.station.game import BatchRefused, apply_day
 from deaddrop.engine.station.roles import BIRDS, ROLES
-from deaddrop.engine.station.state import StationState
+from deaddrop.engine.station.state import State
 from deaddrop.engine.station.views import view
 
 from .helpers import SIX
 
 
-def day_three() -> StationState:
+def day_three() -> State:
     """Six players on Day 3: the Pouches of Days 1 and 2 have left, nobody burned."""
     state = start(setup_from_deal(SIX))
     for _ in range(2):

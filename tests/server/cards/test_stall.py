@@ -10,7 +10,7 @@ from deaddrop.engine.cards import (
     SwapStash,
     apply,
     legal_actions,
-    new_game,
+    start,
 )
 from deaddrop.engine.cards import State as CardsState
 from deaddrop.engine.cards import view as cards_view
@@ -20,7 +20,7 @@ from deaddrop.server.cards.stall import STALL_TURNS, closing_grab, turns_this_ro
 
 def stall(turns: int) -> CardsState:
     """Both seats swap with the Stash and never grab, for `turns` turns."""
-    state = new_game(Setup(2, seed=5))
+    state = start(Setup(2, seed=5))
     done = 0
     while done < turns or not isinstance(state.pending, MayGrab):
         options = legal_actions(state)

@@ -8,8 +8,9 @@ import html
 import re
 
 from deaddrop.engine.cards import Grab, SwapStash, legal_actions
+from deaddrop.phrasebook.cards import log_line
 from deaddrop.server.cards.models import CardsSeat
-from deaddrop.server.cards.present import Namer, log_line
+from deaddrop.server.cards.present import Namer
 from tests.server.cards.helpers import (
     RunDb,
     fields_for,

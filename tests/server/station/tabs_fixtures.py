@@ -21,8 +21,8 @@ from deaddrop.bots.station.random_bot import choose_day
 from deaddrop.engine.core.rng import Rng
 from deaddrop.engine.station import actions as A
 from deaddrop.engine.station import apply, setup_from_deal, start
-from deaddrop.engine.station.setup import StationSetup
-from deaddrop.engine.station.state import StationState
+from deaddrop.engine.station.setup import Setup
+from deaddrop.engine.station.state import State
 from deaddrop.engine.station.views import view
 from deaddrop.server.accounts.models import User
 from deaddrop.server.clock import SystemClock
@@ -46,7 +46,7 @@ class Moment:
     """A game state worth rendering, and what to call it in a failing test."""
 
     name: str
-    state: StationState
+    state: State
 
 
 def final_cable_marker(codename: str) -> str:
@@ -59,7 +59,7 @@ def whisper_marker(number: int) -> str:
     return f"WHISPERTEXT{number:04d}END"
 
 
-def game_info(state: StationState, seat: int | None, **overrides: Any) -> GameInfo:
+def game_info(state: State, seat: int | None, **overrides: Any) -> GameInfo:
     """What the service would say of this game to this viewer."""
     fields: dict[str, Any] = {
         "game_id": "g-test",
@@ -97,7 +97,7 @@ def environment() -> Environment:
 _ENV = environment()
 
 
-def render(tab: str, state: StationState, seat: int | None, **overrides: Any) -> str:
+def render(tab: str, state: State, seat: int | None, **overrides: Any) -> str:
     """The HTML of one tab for one viewer (None: a spectator)."""
     info = game_info(state, seat, **overrides)
     base = "/watch/token" if seat is None else None
@@ -105,7 +105,7 @@ def render(tab: str, state: StationState, seat: int | None, **overrides: Any) ->
     return _ENV.get_template(f"station/tabs/{tab}.html").render(viewer=None, **context)
 
 
-def _final_cables(state: StationState) -> StationState:
+def _final_cables(state: State) -> State:
     """Every seat writes its marker Final Cable (S32)."""
     for seat in state.seats:
         state, _ = apply(state, A.EditFinalCable(seat.index, final_cable_marker(seat.codename)))
@@ -114,7 +114,7 @@ def _final_cables(state: StationState) -> StationState:
 
 def random_moments(players: int, seed: int) -> Iterator[Moment]:
     """A random game of random bots: the state mid-day of every day, and after the end."""
-    state = _final_cables(start(StationSetup(tuple(f"p{i}" for i in range(players)), seed)))
+    state = _final_cables(start(Setup(tuple(f"p{i}" for i in range(players)), seed)))
     seat_of = {seat.codename: seat.index for seat in state.seats}
     rng = Rng.from_seed(seed)
     whispers = 0

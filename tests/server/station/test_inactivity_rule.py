@@ -11,7 +11,7 @@ from deaddrop.engine.station import (
     setup_from_deal,
 )
 from deaddrop.engine.station import start as start_game
-from deaddrop.engine.station.state import StationState
+from deaddrop.engine.station.state import State
 from deaddrop.server.station.host.table_limits import is_inactive
 from deaddrop.server.station.tabs.info_builder import is_inactive_now
 
@@ -26,7 +26,7 @@ SIX = [
 HERON, KITE = 2, 4
 
 
-def two_quiet_days(*, whisper_on_day_2: bool = False) -> StationState:
+def two_quiet_days(*, whisper_on_day_2: bool = False) -> State:
     state = start_game(setup_from_deal(SIX))
     for day in (1, 2):
         state, _ = apply(state, CastVote(KITE, HERON))

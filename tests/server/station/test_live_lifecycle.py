@@ -38,6 +38,7 @@ from deaddrop.engine.station import SendWhisper
 from deaddrop.engine.station.channels import Channel, can_read
 from deaddrop.engine.station.roles import is_ring
 from deaddrop.server.hosting.refusals import Refused
+from deaddrop.server.hosting.transaction import GameWrite
 from deaddrop.server.live import journal
 from deaddrop.server.live.journal import EVERYONE
 from deaddrop.server.live.models import LiveEvent
@@ -48,9 +49,10 @@ from deaddrop.server.station.game.access import (
     access_game_for_member,
     access_game_for_player,
 )
+from deaddrop.server.station.game.store import STATION
 from deaddrop.server.station.host.service import do_remove, do_replace, do_set_spectators
 from deaddrop.server.station.live import routes as station_live
-from deaddrop.server.station.live.stream import journal_events, stream_of, wake_game
+from deaddrop.server.station.live.stream import stream_of
 from deaddrop.server.station.lobby.service import NewGame, do_create_game, do_join, do_start
 from deaddrop.server.station.play.service import do_act
 from deaddrop.server.station.tabs.roles_text import result_sentence
@@ -353,10 +355,9 @@ def probe(table: Table) -> int:
     """A public, content-free event: every stream that reads it has read all before it."""
 
     async def write(db: AsyncSession) -> int:
-        seq = await journal_events(db, table.game_id, [Event("probe", {}, Audience.everyone())])
-        await db.commit()
-        await wake_game(db, table.game_id, seq)
-        return seq
+        write = GameWrite(db, STATION, table.game_id)
+        write.journal([Event("probe", {}, Audience.everyone())])
+        return await write.commit()
 
     seq: int = table.run_db(write)
     return seq

@@ -14,7 +14,7 @@ from collections.abc import Iterator
 import pytest
 
 from deaddrop.engine.station.roles import is_ring
-from deaddrop.engine.station.state import Order, PouchRecord, StationState, Whisper
+from deaddrop.engine.station.state import Order, PouchRecord, State, Whisper
 from deaddrop.engine.station.views import view
 from deaddrop.server.station.tabs.context import TABS, tabs_for
 from deaddrop.server.station.tabs.roles_text import ROLE_TEXT, result_sentence
@@ -45,24 +45,24 @@ MOMENTS = list(moments())
 IDS = [moment.name for moment in MOMENTS]
 
 
-def viewers(state: StationState) -> list[int | None]:
+def viewers(state: State) -> list[int | None]:
     """Every seat and a spectator."""
     return [*range(len(state.seats)), None]
 
 
-def pages(state: StationState, seat: int | None) -> dict[str, str]:
+def pages(state: State, seat: int | None) -> dict[str, str]:
     """Every tab this viewer may open, rendered."""
     info = game_info(state, seat)
     return {tab: render(tab, state, seat) for tab in tabs_for(info)}
 
 
-def all_whispers(state: StationState) -> list[tuple[int, int, str]]:
+def all_whispers(state: State) -> list[tuple[int, int, str]]:
     """(sender, recipient, text) of every whisper so far."""
     earlier = [w for record in state.history for w in record.whispers]
     return [(w.sender, w.recipient, w.text) for w in (*earlier, *state.whispers)]
 
 
-def results_of(state: StationState, seat: int) -> set[str]:
+def results_of(state: State, seat: int) -> set[str]:
     """A seat's private results as the Dossier words them."""
     return {
         result_sentence(result)
@@ -71,7 +71,7 @@ def results_of(state: StationState, seat: int) -> set[str]:
     }
 
 
-def ring_sees(state: StationState, viewer: int | None, other: int) -> bool:
+def ring_sees(state: State, viewer: int | None, other: int) -> bool:
     """S5: whether the viewer knows the other seat's role before the end."""
     return viewer == other or (
         viewer is not None
@@ -136,7 +136,7 @@ def test_before_the_end_no_page_names_a_role_its_viewer_may_not_know(moment: Mom
                     assert role.name not in html, (viewer, tab, role.name)
 
 
-def blur(state: StationState, viewer: int | None) -> StationState:
+def blur(state: State, viewer: int | None) -> State:
     """The same game with everything hidden from `viewer` changed (before the end)."""
     seats = list(state.seats)
     groups: dict[tuple[object, ...], list[int]] = {}

@@ -1,7 +1,7 @@
 """Cards: the rules engine of the deduction card game (docs/rules/cards.md, C1–C12).
 
 Pure and deterministic. A game is a `Setup` (players, seed, options, optionally round 1's
-first seat and given deals) plus its action log: `new_game(setup)`, then
+first seat and given deals) plus its action log: `start(setup)`, then
 `apply(state, action) -> (state, events)` for each decision; `replay(setup, log)` rebuilds the
 state exactly. `legal_actions(state)` lists the distinct options of the seat that must decide.
 
@@ -39,17 +39,16 @@ from deaddrop.engine.cards.actions import (
     SellSecrets,
     ShareInfo,
     SwapStash,
-    action_from_json,
-    action_to_json,
 )
+from deaddrop.engine.cards.codec import action_from_json, action_to_json
 from deaddrop.engine.cards.deck import DECK, HAND_SIZES, Deal, check_deal, deal_from_rng
-from deaddrop.engine.cards.engine import ENGINE, start
+from deaddrop.engine.cards.engine import ENGINE
 from deaddrop.engine.cards.legal import legal_actions
 from deaddrop.engine.cards.record import Record, RecordError, parse_record
 from deaddrop.engine.cards.record_export import export_record
 from deaddrop.engine.cards.record_play import outcome, play_record, record_game, replay_record
 from deaddrop.engine.cards.replay import replay
-from deaddrop.engine.cards.rounds import new_game
+from deaddrop.engine.cards.rounds import new_game, start  # new_game: see rounds.py
 from deaddrop.engine.cards.rules import apply
 from deaddrop.engine.cards.state import (
     ChooseAction,

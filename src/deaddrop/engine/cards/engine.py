@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
-from deaddrop.engine.cards.actions import Action, action_from_json, action_to_json
-from deaddrop.engine.cards.rounds import new_game
+from deaddrop.engine.cards.actions import Action
+from deaddrop.engine.cards.codec import action_from_json, action_to_json
+from deaddrop.engine.cards.rounds import start
 from deaddrop.engine.cards.rules import apply
 from deaddrop.engine.cards.state import Setup, State
 from deaddrop.engine.cards.views import view
 from deaddrop.engine.core.protocol import Engine
-
-start = new_game
-"""The protocol's name for `new_game`: the state with round 1 dealt."""
 
 ENGINE: Engine[Setup, State, Action] = Engine(
     "cards", start, apply, view, action_to_json, action_from_json

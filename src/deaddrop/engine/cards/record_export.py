@@ -15,7 +15,7 @@ from deaddrop.engine.cards.actions import (
     ShareInfo,
     SwapStash,
 )
-from deaddrop.engine.cards.rounds import new_game
+from deaddrop.engine.cards.rounds import start
 from deaddrop.engine.cards.rules import apply
 from deaddrop.engine.cards.state import MayGrab, Setup, State
 
@@ -27,7 +27,7 @@ def export_record(setup: Setup, log: Iterable[Action], name: str = "") -> dict[s
     choice (the card given in Share Info, the card handed back after a yes) is left out, since
     a record cannot hold half an action. A turn cut off before its grab is written without one.
     """
-    state = new_game(setup)
+    state = start(setup)
     rounds = [_round_entry(state)]
     turn: dict[str, Any] | None = None
     for action in log:

@@ -15,7 +15,7 @@ from deaddrop.engine.cards.actions import (
     SwapStash,
 )
 from deaddrop.engine.cards.record import Record, RecordError, RecordTurn, parse_record
-from deaddrop.engine.cards.rounds import new_game
+from deaddrop.engine.cards.rounds import start
 from deaddrop.engine.cards.rules import apply
 from deaddrop.engine.cards.state import ChooseHandBack, Setup, State
 from deaddrop.engine.core.errors import IllegalAction
@@ -38,7 +38,7 @@ def record_game(record: Record) -> tuple[Setup, tuple[Action, ...]]:
 
 
 def _play(record: Record) -> tuple[State, tuple[Action, ...]]:
-    state = new_game(record.setup)
+    state = start(record.setup)
     log: list[Action] = []
     for number, rnd in enumerate(record.rounds, start=1):
         if number > 1 and state.winner is not None:

@@ -14,10 +14,16 @@ from deaddrop.engine.station.actions import (
     WithdrawVote,
     all_done,
 )
-from deaddrop.engine.station.engine import ENGINE, Setup, State
+from deaddrop.engine.station.codec import (
+    action_from_json,
+    action_to_json,
+    setup_from_json,
+    setup_to_json,
+)
+from deaddrop.engine.station.engine import ENGINE
 from deaddrop.engine.station.game import apply, replay
-from deaddrop.engine.station.setup import StationSetup, setup_from_deal, start
-from deaddrop.engine.station.state import ABSTAIN, StationState
+from deaddrop.engine.station.setup import Setup, setup_from_deal, start
+from deaddrop.engine.station.state import ABSTAIN, State
 
 __all__ = [
     "ABSTAIN",
@@ -33,13 +39,15 @@ __all__ = [
     "SendWhisper",
     "Setup",
     "State",
-    "StationSetup",
-    "StationState",
     "WithdrawOperation",
     "WithdrawVote",
+    "action_from_json",
+    "action_to_json",
     "all_done",
     "apply",
     "replay",
     "setup_from_deal",
+    "setup_from_json",
+    "setup_to_json",
     "start",
 ]

@@ -13,7 +13,7 @@ from deaddrop.engine.station.roles import (
     Targeting,
     is_ring,
 )
-from deaddrop.engine.station.state import ABSTAIN, StationState
+from deaddrop.engine.station.state import ABSTAIN, State
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,13 +99,13 @@ DayAction = (
 Action = DayAction | EditFinalCable | ResolvePouch | RemovePlayer
 
 
-def check_open(state: StationState) -> None:
+def check_open(state: State) -> None:
     """Refuse anything once the game is over (S24)."""
     if state.over:
         raise IllegalAction("S24", "the game is over")
 
 
-def check_actor(state: StationState, seat: int) -> None:
+def check_actor(state: State, seat: int) -> None:
     """Only living players act (S8)."""
     check_open(state)
     if not 0 <= seat < len(state.seats):
@@ -114,7 +114,7 @@ def check_actor(state: StationState, seat: int) -> None:
         raise IllegalAction("S8", "a burned player can no longer act")
 
 
-def check_living(state: StationState, target: int, rule: str = "S8") -> None:
+def check_living(state: State, target: int, rule: str = "S8") -> None:
     """Every target must be a living player when it is saved (S8)."""
     if not 0 <= target < len(state.seats):
         raise IllegalAction(rule, f"there is no seat {target}")
@@ -122,7 +122,7 @@ def check_living(state: StationState, target: int, rule: str = "S8") -> None:
         raise IllegalAction(rule, f"{state.seats[target].codename} is not a living player")
 
 
-def check_ability(state: StationState, action: SaveOperation) -> None:
+def check_ability(state: State, action: SaveOperation) -> None:
     """A role's own Operation: who it may name (S9)."""
     check_actor(state, action.seat)
     role = state.seats[action.seat].role
@@ -139,7 +139,7 @@ def check_ability(state: StationState, action: SaveOperation) -> None:
         )
 
 
-def check_order(state: StationState, action: SaveOrder) -> None:
+def check_order(state: State, action: SaveOrder) -> None:
     """The Ring order: from Day 2, by the order-holder, non-Ring target, Ring performer (S10)."""
     check_actor(state, action.seat)
     if state.day == 1:
@@ -154,19 +154,19 @@ def check_order(state: StationState, action: SaveOrder) -> None:
         raise IllegalAction("S10", "the performer must be a living Ring member")
 
 
-def check_vote(state: StationState, action: CastVote) -> None:
+def check_vote(state: State, action: CastVote) -> None:
     """A vote names a living player or Abstains (S21)."""
     check_actor(state, action.seat)
     if action.choice != ABSTAIN:
         check_living(state, action.choice, "S21")
 
 
-def whispers_sent_today(state: StationState, seat: int) -> int:
+def whispers_sent_today(state: State, seat: int) -> int:
     """How many whispers this seat has sent today (S31)."""
     return sum(1 for whisper in state.whispers if whisper.sender == seat)
 
 
-def check_whisper(state: StationState, action: SendWhisper, sent_today: int | None = None) -> None:
+def check_whisper(state: State, action: SendWhisper, sent_today: int | None = None) -> None:
     """Two a day, each to another living player (S31); `sent_today` overrides the count."""
     check_actor(state, action.seat)
     if sent_today is None:
@@ -180,7 +180,7 @@ def check_whisper(state: StationState, action: SendWhisper, sent_today: int | No
         raise IllegalAction("S31", f"a whisper holds at most {TEXT_LIMIT} characters")
 
 
-def check_final_cable(state: StationState, action: EditFinalCable) -> None:
+def check_final_cable(state: State, action: EditFinalCable) -> None:
     """Editable while alive, at most 2,000 characters (S32)."""
     check_open(state)
     check_living(state, action.seat, "S32")
@@ -188,13 +188,13 @@ def check_final_cable(state: StationState, action: EditFinalCable) -> None:
         raise IllegalAction("S32", f"a Final Cable holds at most {TEXT_LIMIT} characters")
 
 
-def check_removal(state: StationState, action: RemovePlayer) -> None:
+def check_removal(state: State, action: RemovePlayer) -> None:
     """The host removes only a living player of a running game (S40)."""
     check_open(state)
     check_living(state, action.seat, "S40")
 
 
-def all_done(state: StationState) -> bool:
+def all_done(state: State) -> bool:
     """S41: every living player has marked themselves done for the day."""
     return not state.over and all(
         done for done, alive in zip(state.done, state.alive, strict=True) if alive

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from deaddrop.engine.core.events import Audience, Event
-from deaddrop.engine.station.state import ABSTAIN, Death, PouchRecord, Result, Seat, StationState
+from deaddrop.engine.station.state import ABSTAIN, Death, PouchRecord, Result, Seat, State
 
 JSON = dict[str, Any]
 
@@ -70,7 +70,7 @@ def cable_json(seats: Sequence[Seat], record: PouchRecord) -> JSON:
     }
 
 
-def reveal_json(state: StationState) -> JSON:
+def reveal_json(state: State) -> JSON:
     """The end-of-game reveal of every role (S26)."""
     return {
         "winner": state.winner,
@@ -82,7 +82,7 @@ def reveal_json(state: StationState) -> JSON:
     }
 
 
-def pouch_events(state: StationState, record: PouchRecord) -> tuple[Event, ...]:
+def pouch_events(state: State, record: PouchRecord) -> tuple[Event, ...]:
     """The Cable for everyone, each private result for its seat alone, the reveal at the end."""
     seats = state.seats
     events = [Event("morning_cable", cable_json(seats, record), Audience.everyone())]

@@ -10,7 +10,7 @@ from enum import StrEnum
 from deaddrop.engine.core.errors import IllegalAction
 from deaddrop.engine.station.claims import check_post_claims
 from deaddrop.engine.station.roles import TEXT_LIMIT, is_ring
-from deaddrop.engine.station.state import StationState
+from deaddrop.engine.station.state import State
 
 
 class Channel(StrEnum):
@@ -22,7 +22,7 @@ class Channel(StrEnum):
     INTERROGATION = "interrogation"
 
 
-def interrogation_parties(state: StationState, day: int) -> tuple[int, int] | None:
+def interrogation_parties(state: State, day: int) -> tuple[int, int] | None:
     """(Interrogator, detainee) of the chat open on a day: opened by the previous Pouch (S14)."""
     if day == state.day and not state.over:
         return state.interrogation  # closed early when a party was removed (S40)
@@ -32,7 +32,7 @@ def interrogation_parties(state: StationState, day: int) -> tuple[int, int] | No
     return None
 
 
-def can_read(state: StationState, viewer: int | None, channel: Channel, day: int = 0) -> bool:
+def can_read(state: State, viewer: int | None, channel: Channel, day: int = 0) -> bool:
     """Whether a viewer (a seat, or None for a spectator) may read a channel."""
     if channel is Channel.FLOOR:
         return True  # S28: everyone reads the Floor, spectators included
@@ -48,7 +48,7 @@ def can_read(state: StationState, viewer: int | None, channel: Channel, day: int
     return parties is not None and viewer in parties  # S14: the two keep read access
 
 
-def check_post(state: StationState, seat: int, channel: Channel, text: str) -> None:
+def check_post(state: State, seat: int, channel: Channel, text: str) -> None:
     """Refuse a post the rules do not allow, naming the rule."""
     if not 0 <= seat < len(state.seats):
         raise IllegalAction("S28", f"there is no seat {seat}")

@@ -24,7 +24,7 @@ from typing import Any, Literal, TypeAlias
 
 from deaddrop.engine.core.errors import IllegalAction
 from deaddrop.engine.station.roles import FIELD_AGENT, ROLE_TABLE, ROLES
-from deaddrop.engine.station.state import StationState
+from deaddrop.engine.station.state import State
 
 Reading = Literal["CLEAR", "COMPROMISED"]
 Protection = Literal["sheltered", "detained"]
@@ -266,7 +266,7 @@ class ClaimContext:
     """The last day whose Pouch has left (0 on Day 1): later days have not happened."""
 
     @classmethod
-    def of_state(cls, state: StationState) -> ClaimContext:
+    def of_state(cls, state: State) -> ClaimContext:
         """The context of a game."""
         codenames = frozenset(seat.codename for seat in state.seats)
         last = max((record.day for record in state.history), default=0)
@@ -305,7 +305,7 @@ def check_claim(claim: Claim, context: ClaimContext) -> None:
         raise _refuse(f"Day {day} has not happened yet (its Pouch has not left)")
 
 
-def check_post_claims(state: StationState, text: str) -> tuple[Claim, ...]:
+def check_post_claims(state: State, text: str) -> tuple[Claim, ...]:
     """The claims of a post about to be made in this game; IllegalAction (S43) if malformed."""
     claims = parse_post(text)
     if not claims:

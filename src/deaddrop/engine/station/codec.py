@@ -6,7 +6,7 @@ from typing import Any
 
 from deaddrop.engine.core.errors import IllegalAction
 from deaddrop.engine.station import actions as A
-from deaddrop.engine.station.setup import StationSetup
+from deaddrop.engine.station.setup import Setup
 
 JSON = dict[str, Any]
 
@@ -59,7 +59,7 @@ def action_from_json(data: Any) -> A.Action:
     return cls(*values)
 
 
-def setup_to_json(setup: StationSetup) -> JSON:
+def setup_to_json(setup: Setup) -> JSON:
     """A setup as JSON."""
     return {
         "players": list(setup.players),
@@ -68,7 +68,7 @@ def setup_to_json(setup: StationSetup) -> JSON:
     }
 
 
-def setup_from_json(data: Any) -> StationSetup:
+def setup_from_json(data: Any) -> Setup:
     """The setup a JSON object describes; IllegalAction("format") when it is malformed."""
     if not isinstance(data, dict):
         raise IllegalAction("format", "a setup is a JSON object")
@@ -85,7 +85,7 @@ def setup_from_json(data: Any) -> StationSetup:
     ):
         raise IllegalAction("format", "setup: deal must be a list of [codename, role] pairs")
     fixed = None if deal is None else tuple((codename, role) for codename, role in deal)
-    return StationSetup(tuple(players), seed, fixed)
+    return Setup(tuple(players), seed, fixed)
 
 
 def _is_pairs(value: Any) -> bool:

@@ -13,22 +13,22 @@ from deaddrop.engine.station.cable import death_json, reveal_json, vote_json
 from deaddrop.engine.station.claims import check_post_claims
 from deaddrop.engine.station.pouch import resolve_pouch
 from deaddrop.engine.station.roles import is_ring
-from deaddrop.engine.station.setup import StationSetup, start
+from deaddrop.engine.station.setup import Setup, start
 from deaddrop.engine.station.state import (
     Ability,
     Death,
     Operation,
     Order,
-    StationState,
+    State,
     Whisper,
 )
 from deaddrop.engine.station.victory import check_victory
 
 T = TypeVar("T")
-Transition = tuple[StationState, tuple[Event, ...]]
+Transition = tuple[State, tuple[Event, ...]]
 
 
-def apply(state: StationState, action: A.Action) -> Transition:
+def apply(state: State, action: A.Action) -> Transition:
     """The next state and the events it produced; IllegalAction when a rule forbids it."""
     if isinstance(action, A.SaveOperation):
         A.check_ability(state, action)
@@ -80,7 +80,7 @@ class BatchRefused(IllegalAction):
         self.index = index
 
 
-def apply_day(state: StationState, actions: Sequence[A.DayAction]) -> StationState:
+def apply_day(state: State, actions: Sequence[A.DayAction]) -> State:
     """Apply many day actions at once: the state that applying them one by one would give.
 
     The adjudicator's fast path: saves during a day never change what another save may name
@@ -131,7 +131,7 @@ def apply_day(state: StationState, actions: Sequence[A.DayAction]) -> StationSta
     )
 
 
-def replay(setup: StationSetup, log: Iterable[A.Action]) -> StationState:
+def replay(setup: Setup, log: Iterable[A.Action]) -> State:
     """Rebuild a game from its setup and action log, exactly."""
     state = start(setup)
     for action in log:
@@ -144,14 +144,14 @@ def _with(items: tuple[T, ...], index: int, value: T) -> tuple[T, ...]:
     return (*items[:index], value, *items[index + 1 :])
 
 
-def ring_audience(state: StationState) -> Audience:
+def ring_audience(state: State) -> Audience:
     """The living Ring members: who may see the current order (S10)."""
     return Audience.only(
         *(s.index for s in state.seats if state.alive[s.index] and is_ring(s.role))
     )
 
 
-def operation_json(state: StationState, operation: Operation | None) -> dict[str, str] | None:
+def operation_json(state: State, operation: Operation | None) -> dict[str, str] | None:
     """A saved Operation as JSON, codenames for seats."""
     seats = state.seats
     if operation is None:
@@ -164,7 +164,7 @@ def operation_json(state: StationState, operation: Operation | None) -> dict[str
     return {"target": seats[operation.target].codename}
 
 
-def _set_operation(state: StationState, seat: int, operation: Operation | None) -> Transition:
+def _set_operation(state: State, seat: int, operation: Operation | None) -> Transition:
     """Save the seat's Operation (S7: only the last saved one counts)."""
     previous = state.operations[seat]
     payload = {
@@ -179,7 +179,7 @@ def _set_operation(state: StationState, seat: int, operation: Operation | None) 
     return new_state, (Event("operation_saved", payload, audience),)
 
 
-def _set_vote(state: StationState, seat: int, choice: int | None) -> Transition:
+def _set_vote(state: State, seat: int, choice: int | None) -> Transition:
     """Save or withdraw a vote; votes are public and shown live (S21)."""
     payload = {
         "day": state.day,
@@ -190,7 +190,7 @@ def _set_vote(state: StationState, seat: int, choice: int | None) -> Transition:
     return new_state, (Event("vote", payload, Audience.everyone()),)
 
 
-def _whisper(state: StationState, action: A.SendWhisper) -> Transition:
+def _whisper(state: State, action: A.SendWhisper) -> Transition:
     """S31: the Floor shows who whispered to whom at once; the text only the two see."""
     whisper = Whisper(state.day, action.seat, action.recipient, action.text)
     names = {
@@ -207,7 +207,7 @@ def _whisper(state: StationState, action: A.SendWhisper) -> Transition:
     return evolve(state, whispers=(*state.whispers, whisper)), events
 
 
-def _remove(state: StationState, seat: int) -> Transition:
+def _remove(state: State, seat: int) -> Transition:
     """S40: burned at once with cause removed, published on the Floor; S24 checked at once."""
     death = Death(seat, state.day, ("removed",), state.final_cables[seat])
     alive = _with(state.alive, seat, False)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from deaddrop.engine.station.roles import INTERROGATOR, TARGETING, Targeting, is_ring
-from deaddrop.engine.station.state import StationState
+from deaddrop.engine.station.state import State
 
 
 @dataclass(frozen=True, slots=True)
@@ -27,7 +27,7 @@ class OperationOptions:
 NONE = OperationOptions((), (), (), (), ())
 
 
-def operation_options(state: StationState, seat: int) -> OperationOptions:
+def operation_options(state: State, seat: int) -> OperationOptions:
     """Every legal target for this seat today; nothing for the burned or after the game."""
     if state.over or not state.alive[seat]:
         return NONE

@@ -18,7 +18,7 @@ from deaddrop.engine.station.state import (
     PouchRecord,
     Result,
     Rumor,
-    StationState,
+    State,
 )
 from deaddrop.engine.station.victory import check_victory, next_order_holder
 
@@ -36,7 +36,7 @@ class Resolution(NamedTuple):
     times cheaper, which matters at ten steps a Pouch (measured: 1.3 µs against 3.8 µs).
     """
 
-    state: StationState
+    state: State
     """The day being resolved, as it stood at the deadline."""
     acts: tuple[Act | None, ...]
     """Per seat, the Operation that will resolve unless cancelled (after S7 and S12)."""
@@ -85,7 +85,7 @@ class Resolution(NamedTuple):
         return [pair for pair in self.by_kind.get(kind, ()) if pair[0] not in cancelled]
 
 
-def lock(state: StationState) -> Resolution:
+def lock(state: State) -> Resolution:
     """Step 1: the last saved Operations count (S7); the order becomes the performer's (S12)."""
     seats, alive = state.seats, state.alive
     acts: list[Act | None] = [None] * len(seats)
@@ -109,7 +109,7 @@ def lock(state: StationState) -> Resolution:
     return Resolution(state=state, acts=tuple(acts), by_kind=by_kind, liquidation=liquidation)
 
 
-def _order_stands(state: StationState, order: Order) -> bool:
+def _order_stands(state: State, order: Order) -> bool:
     """An order still valid at lock: day 2 on, living non-Ring target, living Ring performer."""
     alive, seats = state.alive, state.seats
     return (
@@ -297,13 +297,13 @@ STEPS: tuple[Callable[[Resolution], Resolution], ...] = (
 """Steps 2–11 of S20, in order; step 1 is `lock`, step 12 is `publish`."""
 
 
-def resolve_pouch(state: StationState) -> tuple[StationState, tuple[Event, ...]]:
+def resolve_pouch(state: State) -> tuple[State, tuple[Event, ...]]:
     """Resolve the day at its deadline: the next state and every event with its audience."""
     new_state = advance(state)
     return new_state, pouch_events(new_state, new_state.history[-1])
 
 
-def advance(state: StationState) -> StationState:
+def advance(state: State) -> State:
     """Steps 1–12 without building event payloads: the adjudicator's fast path."""
     res = lock(state)
     for step in STEPS:
@@ -335,7 +335,7 @@ def _interrogation(res: Resolution) -> tuple[int, int] | None:
     return None
 
 
-def publish(res: Resolution) -> StationState:
+def publish(res: Resolution) -> State:
     """Step 12: record the Pouch for the Morning Cable and start the next day (S6, S23)."""
     state = res.state
     over = res.winner is not None

@@ -10,8 +10,8 @@ from deaddrop.engine.station import actions as A
 from deaddrop.engine.station.cable import result_json
 from deaddrop.engine.station.game import BatchRefused, apply_day
 from deaddrop.engine.station.pouch import advance
-from deaddrop.engine.station.setup import StationSetup, check_deal, setup_from_deal, start
-from deaddrop.engine.station.state import ABSTAIN, Order, PouchRecord, StationState
+from deaddrop.engine.station.setup import Setup, check_deal, setup_from_deal, start
+from deaddrop.engine.station.state import ABSTAIN, Order, PouchRecord, State
 
 JSON = dict[str, Any]
 
@@ -25,7 +25,7 @@ class ScenarioError(ValueError):
         self.rule = rule
 
 
-def parse_setup(scenario: Any) -> StationSetup:
+def parse_setup(scenario: Any) -> Setup:
     """The table of a scenario: codenames and roles in join order (S1, S2, S3)."""
     if not isinstance(scenario, dict):
         raise ScenarioError("scenario: the top level must be a JSON object", None)
@@ -44,7 +44,7 @@ def parse_setup(scenario: Any) -> StationSetup:
 
 
 def day_actions(
-    state: StationState, day: int, spec: Any, seat_of: Mapping[str, int]
+    state: State, day: int, spec: Any, seat_of: Mapping[str, int]
 ) -> Iterator[tuple[str, A.DayAction]]:
     """(actor codename, action) for everything one day of the scenario saved, in order."""
     if not isinstance(spec, dict):
@@ -107,7 +107,7 @@ def _seat(seat_of: Mapping[str, int], day: int, actor: str, codename: Any) -> in
     return seat
 
 
-def pouch_json(state: StationState, record: PouchRecord) -> JSON:
+def pouch_json(state: State, record: PouchRecord) -> JSON:
     """One Pouch in the adjudication format."""
     seats = state.seats
     tally: JSON = {seats[seat].codename: n for seat, n in record.tally}
@@ -134,9 +134,7 @@ def pouch_json(state: StationState, record: PouchRecord) -> JSON:
     }
 
 
-def run_scenario(
-    scenario: Any, *, deadlines: list[StationState] | None = None
-) -> tuple[StationState, JSON]:
+def run_scenario(scenario: Any, *, deadlines: list[State] | None = None) -> tuple[State, JSON]:
     """Play a scenario through the engine: the final state and the adjudication JSON.
 
     `deadlines`, when given, collects the state just before each Pouch (for benchmarks).
@@ -173,7 +171,7 @@ def adjudicate(scenario: Any) -> JSON:
     return run_scenario(scenario)[1]
 
 
-def export_scenario(state: StationState, name: str = "") -> JSON:
+def export_scenario(state: State, name: str = "") -> JSON:
     """A played game as a scenario that `adjudicate` reproduces (no host removals)."""
     seats = state.seats
     days: list[JSON] = []

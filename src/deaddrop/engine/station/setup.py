@@ -16,11 +16,11 @@ from deaddrop.engine.station.roles import (
     ROLE_TABLE,
     ROLES,
 )
-from deaddrop.engine.station.state import Seat, StationState
+from deaddrop.engine.station.state import Seat, State
 
 
 @dataclass(frozen=True, slots=True)
-class StationSetup:
+class Setup:
     """Everything a game starts from; with the action log it replays the game exactly."""
 
     players: tuple[str, ...]
@@ -62,7 +62,7 @@ def check_deal(deal: Sequence[tuple[str, str]]) -> None:
         raise IllegalAction("S1", f"the roles do not match the S1 table for {len(deal)} players")
 
 
-def start(setup: StationSetup) -> StationState:
+def start(setup: Setup) -> State:
     """The state at the start of Day 1 (S6)."""
     if setup.deal is None:
         fixed, rng = deal(setup.players, setup.seed)
@@ -77,7 +77,7 @@ def start(setup: StationSetup) -> StationState:
     )
     count = len(seats)
     ringleader = next(seat.index for seat in seats if seat.role == RINGLEADER)
-    return StationState(
+    return State(
         seats=seats,
         seed=setup.seed,
         rng=rng,
@@ -97,6 +97,11 @@ def start(setup: StationSetup) -> StationState:
     )
 
 
-def setup_from_deal(deal: Sequence[tuple[str, str]], seed: int = 0) -> StationSetup:
+def setup_from_deal(deal: Sequence[tuple[str, str]], seed: int = 0) -> Setup:
     """A setup with a fixed deal, players named after their codenames (scenarios, tests)."""
-    return StationSetup(tuple(codename for codename, _ in deal), seed, tuple(deal))
+    return Setup(tuple(codename for codename, _ in deal), seed, tuple(deal))
+
+
+StationSetup = Setup
+"""The old name of `Setup`, kept only for `bots/station`, `station_sim` and `tests/bots/station`
+(edited elsewhere): remove it once they say `Setup`."""

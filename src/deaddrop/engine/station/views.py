@@ -13,12 +13,12 @@ from deaddrop.engine.station.game import operation_json
 from deaddrop.engine.station.options import operation_options
 from deaddrop.engine.station.pouch import tribunal_threshold
 from deaddrop.engine.station.roles import TEXT_LIMIT, is_ring
-from deaddrop.engine.station.state import Operation, Order, StationState, Whisper
+from deaddrop.engine.station.state import Operation, Order, State, Whisper
 
 JSON = dict[str, Any]
 
 
-def view(state: StationState, viewer: int | None) -> JSON:
+def view(state: State, viewer: int | None) -> JSON:
     """What this viewer may see now; None is a spectator (public things only)."""
     seats = state.seats
     out: JSON = {
@@ -57,7 +57,7 @@ def view(state: StationState, viewer: int | None) -> JSON:
     return out
 
 
-def _roster_entry(state: StationState, seat: int) -> JSON:
+def _roster_entry(state: State, seat: int) -> JSON:
     """A codename, living or burned with cause and faction (S23); role only after S26."""
     codename = state.seats[seat].codename
     entry: JSON = {"codename": codename, "alive": state.alive[seat], "death": None}
@@ -74,13 +74,13 @@ def _roster_entry(state: StationState, seat: int) -> JSON:
     return entry
 
 
-def _all_whispers(state: StationState) -> list[Whisper]:
+def _all_whispers(state: State) -> list[Whisper]:
     """Every whisper of the game so far, in order."""
     earlier = [w for record in state.history for w in record.whispers]
     return earlier + list(state.whispers)
 
 
-def _own(state: StationState, seat: int) -> JSON:
+def _own(state: State, seat: int) -> JSON:
     """The viewer's own role, submission, results, whispers and Final Cable."""
     seats = state.seats
     me = seats[seat]
@@ -130,12 +130,12 @@ def _own(state: StationState, seat: int) -> JSON:
     }
 
 
-def _codenames(state: StationState, group: tuple[int, ...]) -> list[str]:
+def _codenames(state: State, group: tuple[int, ...]) -> list[str]:
     """The codenames of some seats."""
     return [state.seats[s].codename for s in group]
 
 
-def _ring(state: StationState, seat: int) -> JSON:
+def _ring(state: State, seat: int) -> JSON:
     """S5: Ring members see each other's codenames and roles; S10: the living see the order."""
     seats = state.seats
     ring: JSON = {
@@ -153,7 +153,7 @@ def _ring(state: StationState, seat: int) -> JSON:
     return ring
 
 
-def full_history(state: StationState) -> list[JSON]:
+def full_history(state: State) -> list[JSON]:
     """Every Operation, result and whisper of every day: for players after the game (S26)."""
     seats = state.seats
     days: list[JSON] = [
@@ -183,7 +183,7 @@ def full_history(state: StationState) -> list[JSON]:
     return days
 
 
-def _operations_json(state: StationState, operations: tuple[Operation | None, ...]) -> JSON:
+def _operations_json(state: State, operations: tuple[Operation | None, ...]) -> JSON:
     """Saved Operations by codename."""
     return {
         state.seats[s].codename: operation_json(state, op)
@@ -192,7 +192,7 @@ def _operations_json(state: StationState, operations: tuple[Operation | None, ..
     }
 
 
-def _whisper_json(state: StationState, whisper: Whisper) -> JSON:
+def _whisper_json(state: State, whisper: Whisper) -> JSON:
     """A whisper with its text: only for its two parties, or everyone after the game."""
     seats = state.seats
     return {

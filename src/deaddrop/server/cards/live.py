@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import AsyncGenerator, Sequence
 
 from litestar import get
+from litestar.channels import ChannelsPlugin
 from litestar.di import NamedDependency
-from litestar.exceptions import ServiceUnavailableException
 from litestar.params import FromPath
 from litestar.response import ServerSentEvent
 from litestar.response.sse import ServerSentEventMessage
@@ -19,7 +19,6 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from deaddrop.server.cards.access import TableContext, access_table_for_watcher, seats_of
 from deaddrop.server.cards.fragments import body_context, render_body
-from deaddrop.server.cards.http import runtime
 from deaddrop.server.cards.identity import Who
 from deaddrop.server.cards.models import CardsTable
 from deaddrop.server.cards.table_state import stream_of
@@ -52,9 +51,7 @@ def table_stream(
     request: AnyRequest, context: TableContext, after: int | None
 ) -> AsyncGenerator[ServerSentEventMessage, None]:
     """The SSE messages of one listener: its seat's events, or a watcher's public ones."""
-    channels = runtime(request).channels
-    if channels is None:
-        raise ServiceUnavailableException("Live updates are not available; reload the page.")
+    channels = request.app.plugins.get(ChannelsPlugin)
     sessionmaker: async_sessionmaker[AsyncSession] = request.app.state.sessionmaker
     render = seat_renderer(request, context.table.id, context.seat)
     stop = shutdown_event(request.app)

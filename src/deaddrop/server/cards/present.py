@@ -1,4 +1,5 @@
-"""Turn one seat's engine view (C12) into what the table page shows: names, prompts, log lines.
+"""Turn one seat's engine view (C12) into what the table page shows: names, prompts, and the log
+in the words of Cards' phrasebook (`deaddrop.phrasebook.cards`, the terminal's too).
 
 Everything here reads `view(state, seat)` only, so a page can never show more than its seat may
 see; the server adds names and the options of the prompt the seat must answer.
@@ -11,9 +12,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from deaddrop.bots.cards.hint import Hint
-from deaddrop.cards_terminal.describe import option_label
 from deaddrop.engine.cards.inference import belief_from_view, drop_distribution
 from deaddrop.engine.cards.legal import distinct, pairs
+from deaddrop.phrasebook.cards import log_line, option_label
 from deaddrop.server.cards.models import CardsSeat
 
 View = Mapping[str, Any]
@@ -53,6 +54,10 @@ class Namer:
             return "You"
         return self.names[seat] if 0 <= seat < len(self.names) else f"Seat {seat + 1}"
 
+    def title(self, seat: int | None) -> str:
+        """The name of a seat at the start of a sentence (as when called)."""
+        return self(seat)
+
     def obj(self, seat: int | None) -> str:
         """The name of a seat inside a sentence ("you" for the viewer)."""
         return "you" if seat is not None and seat == self.viewer else self(seat)
@@ -86,72 +91,6 @@ def seat_strip(view: View, seats: Sequence[CardsSeat], viewer: int | None) -> li
         )
         for row in seats
     ]
-
-
-def _cards(values: Sequence[int]) -> str:
-    return ", ".join(str(value) for value in values) or "none"
-
-
-def log_line(entry: Mapping[str, Any], name: Namer) -> str:
-    """One log entry in plain words, from the viewer's side (verbs agree with "You")."""
-    kind = entry["kind"]
-    seat = entry.get("seat")
-    who = name(seat)
-    if kind == "deal":
-        first = entry["first"]
-        return (
-            f"Round {entry['round']} dealt; {name.obj(first)} "
-            f"{name.verb(first, 'start', 'starts')}. The Stash: {_cards(entry['stash'])}."
-        )
-    if kind == "hand":
-        return f"{name.whose(seat)} hand for round {entry['round']}: {_cards(entry['hand'])}."
-    if kind == "swap_stash":
-        return f"{who} put a {entry['give']} into The Stash and took the {entry['take']}."
-    if kind == "share_info":
-        if entry["face_up"]:
-            whose = name.whose(entry["with"])
-            whose = whose.lower() if whose == "Your" else whose
-            return f"{who} traded a {entry['give']} for {whose} face-up {entry['receive']}."
-        return f"{who} shared info with {name.obj(entry['with'])}."
-    if kind == "share_info_cards":
-        return (
-            f"Private trade: {who} gave a {entry['give']}, "
-            f"{name.obj(entry['with'])} gave a {entry['receive']}."
-        )
-    if kind == "sell_secrets_shown":
-        show = entry["show"]
-        return (
-            f"Private: {who} showed {name.obj(entry['to'])} a {show[0]} and a {show[1]} "
-            f"(sum {entry['sum']})."
-        )
-    if kind == "sell_secrets":
-        moved = " Cards change hands." if entry["cards_moved"] else ""
-        to = name.obj(entry["to"])
-        return f"{who} sold secrets to {to}: the answer is {entry['answer']}.{moved}"
-    if kind == "sell_secrets_cards":
-        return (
-            f"Private sale: {who} handed back a {entry['give']} and got a "
-            f"{entry['receive']} from {name.obj(entry['to'])}."
-        )
-    if kind == "grab":
-        pair = entry["pair"]
-        placed = "two face-down cards" if pair is None else f"a {pair[0]} and a {pair[1]}"
-        verdict = "it matches!" if entry["matched"] else "it does not match."
-        return f"{who} grabbed The Drop with {placed}: {verdict}"
-    if kind == "drop_checked":
-        return f"Private: {name.obj(seat)} checked The Drop. It is a {entry['drop']}."
-    if kind == "eliminated":
-        are, their = name.verb(seat, "are", "is"), name.verb(seat, "your", "their")
-        return f"{who} {are} out of the round; {their} hand lies face up: {_cards(entry['hand'])}."
-    if kind == "round_end":
-        how = "by grabbing The Drop" if entry["by"] == "grab" else "as the last agent standing"
-        return (
-            f"Round {entry['round']} goes to {name.obj(entry['winner'])} {how}. "
-            f"The Drop was a {entry['drop']}."
-        )
-    if kind == "game_end":
-        return f"{name(entry['winner'])} won the game."
-    return str(kind).replace("_", " ")
 
 
 @dataclass(frozen=True)

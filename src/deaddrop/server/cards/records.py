@@ -16,11 +16,12 @@ from litestar.params import FromPath, FromQuery
 from litestar.response import Template
 
 from deaddrop.engine.cards import apply as apply_action
-from deaddrop.engine.cards import export_record, log_entry, new_game, view
+from deaddrop.engine.cards import export_record, log_entry, start, view
+from deaddrop.phrasebook.cards import log_line
 from deaddrop.server.accounts.auth import Viewer
 from deaddrop.server.cards.access import TableContext, access_table_for_watcher
 from deaddrop.server.cards.identity import Who
-from deaddrop.server.cards.present import Namer, log_line, seat_strip
+from deaddrop.server.cards.present import Namer, seat_strip
 from deaddrop.server.cards.table_state import load_actions, setup_of
 from deaddrop.server.db.dependencies import DB
 from deaddrop.server.numbers import whole_number
@@ -66,7 +67,7 @@ async def replay_page(
     _finished(context)
     actions = await load_actions(db, context.table)
     shown = min(wanted_step, len(actions))
-    state = new_game(setup_of(context.table))
+    state = start(setup_of(context.table))
     for action in actions[:shown]:
         state, _ = apply_action(state, action)
     if seat_index is not None and seat_index >= context.table.players:

@@ -6,6 +6,7 @@ Handlers are thin: `access_*` fetches what this person may reach, `forms` reads 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from litestar import MediaType, Response, Router, get, post
@@ -18,6 +19,7 @@ from deaddrop.bots.cards.registry import BOT_NAMES
 from deaddrop.server.accounts.auth import Viewer
 from deaddrop.server.cards import live, records
 from deaddrop.server.cards.access import (
+    TableContext,
     access_table_by_invite,
     access_table_for_seat,
     access_table_for_watcher,
@@ -39,6 +41,7 @@ from deaddrop.server.cards.http import (
 from deaddrop.server.cards.identity import Who, provide_who
 from deaddrop.server.cards.models import CardsSeat, CardsTable
 from deaddrop.server.cards.service import (
+    TableForm,
     do_act,
     do_join,
     do_notebook,
@@ -101,20 +104,21 @@ async def lobby(db: DB, viewer: Viewer, who: WhoDep) -> Template:
 @post("/solo", name="cards_solo")
 async def play_solo(request: AnyRequest, db: DB, who: WhoDep) -> Reply:
     """One click: a table of this person against bots, dealt at once (guests too)."""
-    try:
-        form = solo_form(await fields_of(request))
-        person, new_key = seated(request, who)
-        table = await do_open_table(db, runtime(request), person, form)
-    except Refused as refusal:
-        return refuse(request, "/cards", refusal)
-    return done(request, table_path(table), new_key=new_key)
+    return await _open(request, db, who, solo_form)
 
 
 @post("/tables", name="cards_open")
 async def open_table(request: AnyRequest, db: DB, who: WhoDep) -> Reply:
     """Open a table: 2–4 seats, each a friend (invite link) or a bot; options of C8 and C11."""
+    return await _open(request, db, who, read_table_form)
+
+
+async def _open(
+    request: AnyRequest, db: DB, who: Who, read: Callable[[dict[str, str]], TableForm]
+) -> Reply:
+    """Open the table the posted form asks for (`read` reads it) and go to it."""
     try:
-        form = read_table_form(await fields_of(request))
+        form = read(await fields_of(request))
         person, new_key = seated(request, who)
         table = await do_open_table(db, runtime(request), person, form)
     except Refused as refusal:
@@ -172,12 +176,7 @@ async def act(request: AnyRequest, db: DB, who: WhoDep, table_id: FromPath[str])
 async def join_public(request: AnyRequest, db: DB, who: WhoDep, table_id: FromPath[str]) -> Reply:
     """Take a free seat at a public table."""
     context = await access_table_for_watcher(db, table_id, who)
-    try:
-        person, new_key = seated(request, who)
-        joined = await do_join(db, runtime(request), context, person)
-    except Refused as refusal:
-        return refuse(request, table_path(context.table), refusal)
-    return done(request, table_path(context.table), joined_message(joined), new_key=new_key)
+    return await _join(request, db, who, context, table_path(context.table))
 
 
 @get("/invite/{token:str}", name="cards_invite")
@@ -191,11 +190,18 @@ async def invite_page(db: DB, viewer: Viewer, who: WhoDep, token: FromPath[str])
 async def join_by_invite(request: AnyRequest, db: DB, who: WhoDep, token: FromPath[str]) -> Reply:
     """Take a free seat with the invite link."""
     context = await access_table_by_invite(db, token, who)
+    return await _join(request, db, who, context, f"/cards/invite/{token}")
+
+
+async def _join(
+    request: AnyRequest, db: DB, who: Who, context: TableContext, refused_to: str
+) -> Reply:
+    """Take a free seat and go to the table; a refusal goes back to `refused_to`."""
     try:
         person, new_key = seated(request, who)
         joined = await do_join(db, runtime(request), context, person)
     except Refused as refusal:
-        return refuse(request, f"/cards/invite/{token}", refusal)
+        return refuse(request, refused_to, refusal)
     return done(request, table_path(context.table), joined_message(joined), new_key=new_key)
 
 

@@ -15,33 +15,26 @@ from datetime import datetime
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from deaddrop.server.background import Loop
+from deaddrop.server.background import Loop, LoopWorker
 from deaddrop.server.cards.models import CardsTable
-from deaddrop.server.cards.runtime import Runtime
+from deaddrop.server.cards.runtime import CARDS_RUNNER, Runtime
 from deaddrop.server.cards.service import do_auto_move
 from deaddrop.server.db.base import utcnow
 from deaddrop.server.hosting.refusals import Refused
+from deaddrop.server.live.wakeup import wakeups_in
 
 POLL_SECONDS = 0.25
 BATCH = 50
 logger = logging.getLogger("deaddrop.server.cards")
 
 
-class CardsRunner:
+class CardsRunner(LoopWorker):
     """Plays every due automatic move, now and whenever poked."""
 
     def __init__(self, sessionmaker: async_sessionmaker[AsyncSession], runtime: Runtime) -> None:
         self.sessionmaker = sessionmaker
         self.runtime = runtime
         self._loop = Loop(logger, "the Cards runner", POLL_SECONDS)
-
-    def wake(self) -> None:
-        """A table has a new due time: look again soon."""
-        self._loop.wake()
-
-    def stop(self) -> None:
-        """Finish the move in progress and stop."""
-        self._loop.stop()
 
     async def run_due(self, now: datetime | None = None) -> int:
         """Play one move on every table due at `now`; returns how many were played."""
@@ -64,9 +57,16 @@ class CardsRunner:
         return played
 
     async def run_forever(self) -> None:
-        """Poll until stopped; a failure is logged and the loop goes on."""
-        await self._loop.run(self._pass)
+        """Poll until stopped (woken when a write sets a due time); a failure is logged and the
+        loop goes on."""
+        wakeups = wakeups_in(self.sessionmaker)
+        wakeups.on_due(CARDS_RUNNER, self.wake)
+        try:
+            await self._loop.run(self.one_pass)
+        finally:
+            wakeups.off_due(CARDS_RUNNER, self.wake)
 
-    async def _pass(self) -> float:
+    async def one_pass(self) -> float:
+        """Play what is due; look again soon."""
         await self.run_due()
         return POLL_SECONDS

@@ -14,37 +14,25 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
-from sqlalchemy.orm.exc import StaleDataError
 
 from deaddrop.bots.cards.registry import BOT_NAMES, make_bot
-from deaddrop.engine.cards import (
-    Action,
-    State,
-    action_to_json,
-    apply,
-    new_game,
-    view,
-)
-from deaddrop.engine.core.errors import IllegalAction
+from deaddrop.engine.cards import Action, State, start, view
 from deaddrop.engine.core.events import Audience, Event
 from deaddrop.server.cards.access import TableContext, seats_of
 from deaddrop.server.cards.identity import Who
 from deaddrop.server.cards.models import CardsAction, CardsSeat, CardsTable
-from deaddrop.server.cards.refusals import from_illegal
-from deaddrop.server.cards.runtime import Runtime
+from deaddrop.server.cards.runtime import CARDS_RUNNER, Runtime
 from deaddrop.server.cards.seat_bots import bot_for
 from deaddrop.server.cards.stall import closing_grab
-from deaddrop.server.cards.table_state import STATES, load_state, setup_of, stream_of, writer_lock
+from deaddrop.server.cards.table_state import load_state, setup_of, write_to, writer_lock
 from deaddrop.server.db.base import utcnow
 from deaddrop.server.hosting.refusals import Refused, Stale
-from deaddrop.server.live import journal
+from deaddrop.server.hosting.transaction import Conflict, GameWrite, check_version
 
 INLINE_CAP = 3000
 """Most bot moves played inside one request (instant bots); the runner plays any rest."""
-_SETTLED = "cards_settled"
-"""Key in `db.info`: the states a transaction reached, cached only once its commit succeeds."""
+Write = GameWrite[State, Action]
 
 ActionMaker = Callable[[State, int], Action]
 """Builds the engine action from the current state and the acting seat; Refused if it cannot."""
@@ -108,10 +96,10 @@ async def do_open_table(db: AsyncSession, rt: Runtime, who: Who, form: TableForm
         seats.append(CardsSeat(table_id=table.id, seat=index, bot=bot, name=_bot_name(bot)))
     db.add_all(seats)
     await db.flush()
-    seq = await _start(db, rt, table, seats, now) if not _free(seats) else 0
-    await _commit(db)
-    await rt.publish(stream_of(table), seq)
-    rt.poke()
+    write = write_to(db, table)
+    if not _free(seats):
+        await _start(write, rt, table, seats, now)
+    await _commit(write)
     return table
 
 
@@ -164,25 +152,22 @@ async def do_join(db: AsyncSession, rt: Runtime, context: TableContext, who: Who
         now = utcnow()
         who.claim(free[0])
         table.updated_at = now
-        seq = await journal.append(
-            db, stream_of(table), [_public("seat_taken", seat=free[0].seat, name=who.name)]
-        )
+        write = write_to(db, table)
+        write.journal([_public("seat_taken", seat=free[0].seat, name=who.name)])
         if len(free) == 1:
-            seq = await _start(db, rt, table, seats, now)
-        await _commit(db)
-    await rt.publish(stream_of(table), seq)
-    rt.poke()
+            await _start(write, rt, table, seats, now)
+        await _commit(write)
     return Joined(free[0].seat, new=True)
 
 
 async def _start(
-    db: AsyncSession, rt: Runtime, table: CardsTable, seats: list[CardsSeat], now: datetime
-) -> int:
+    write: Write, rt: Runtime, table: CardsTable, seats: list[CardsSeat], now: datetime
+) -> None:
     """Deal round 1 (C2, C3) and journal the deal: the table to all, each hand to its seat."""
-    state = new_game(setup_of(table))
+    state = start(setup_of(table))
     table.status = "playing"
-    await journal.append(db, stream_of(table), state.log)
-    return await _run_and_settle(db, rt, table, seats, state, now)
+    write.journal(state.log)
+    await _run_and_settle(write, rt, table, seats, state, now)
 
 
 async def do_act(
@@ -204,17 +189,18 @@ async def do_act(
         seats = await seats_of(db, table)
         if table.status != "playing":
             raise Refused("This game is not being played right now.", None, 409)
-        if expected_version is not None and expected_version != table.version:
-            raise Stale("The table moved on since your page was loaded; look again and retry.")
+        check_version(expected_version, table.version, _STALE)
         state = await load_state(db, table)
         action = make(state, mine.seat)
-        state = await _record(db, table, state, action, auto=False)
-        seq = await _run_and_settle(db, rt, table, seats, state, utcnow())
+        write = write_to(db, table)
+        state = await _record(write, table, state, action, auto=False)
+        await _run_and_settle(write, rt, table, seats, state, utcnow())
         version = table.version
-        await _commit(db)
-    await rt.publish(stream_of(table), seq)
-    rt.poke()
+        await _commit(write)
     return version
+
+
+_STALE = "The table moved on since your page was loaded; look again and retry."
 
 
 async def do_take_back(db: AsyncSession, rt: Runtime, context: TableContext) -> None:
@@ -228,13 +214,12 @@ async def do_take_back(db: AsyncSession, rt: Runtime, context: TableContext) -> 
             return
         mine.away = False
         seats = await seats_of(db, table)
-        seq = await journal.append(db, stream_of(table), [_public("seat_back", seat=mine.seat)])
+        write = write_to(db, table)
+        write.journal([_public("seat_back", seat=mine.seat)])
         if table.status == "playing":
             state = await load_state(db, table)
             _settle(rt, table, seats, state, utcnow())
-        await _commit(db)
-    await rt.publish(stream_of(table), seq)
-    rt.poke()
+        await _commit(write)
 
 
 async def do_notebook(db: AsyncSession, context: TableContext, on: bool) -> None:
@@ -258,18 +243,15 @@ async def do_auto_move(db: AsyncSession, rt: Runtime, table_id: int, now: dateti
         pending = state.pending
         assert pending is not None
         row = seats[pending.seat]
-        events: list[Event] = []
+        write = write_to(db, table)
         if row.bot is None and not row.away:
             # The turn timer ran out: a bot plays this seat until its person takes it back.
             row.away = True
-            events.append(_public("seat_away", seat=row.seat))
-        await journal.append(db, stream_of(table), events)
-        state = await _record(
-            db, table, state, await _bot_move(table, row, state, seats), auto=True
-        )
-        seq = await _run_and_settle(db, rt, table, seats, state, now)
-        await _commit(db)
-    await rt.publish(stream_of(table), seq)
+            write.journal([_public("seat_away", seat=row.seat)])
+        move = await _bot_move(table, row, state, seats)
+        state = await _record(write, table, state, move, auto=True)
+        await _run_and_settle(write, rt, table, seats, state, now)
+        await _commit(write, wake_runner=False)  # the runner itself: it looks again anyway
     return True
 
 
@@ -288,18 +270,13 @@ async def _bot_move(
 
 
 async def _record(
-    db: AsyncSession, table: CardsTable, state: State, action: Action, *, auto: bool
+    write: Write, table: CardsTable, state: State, action: Action, *, auto: bool
 ) -> State:
     """Apply one action, store it and journal its events with the engine's audience."""
-    try:
-        new_state, events = apply(state, action)
-    except IllegalAction as error:
-        raise from_illegal(error) from None
+    new_state, _ = write.apply(state, action)
     table.version += 1
-    db.add(
-        CardsAction(table_id=table.id, seq=table.version, action=action_to_json(action), auto=auto)
-    )
-    await journal.append(db, stream_of(table), events)
+    stored = write.action_json(action)
+    write.db.add(CardsAction(table_id=table.id, seq=table.version, action=stored, auto=auto))
     return new_state
 
 
@@ -308,30 +285,27 @@ def _automatic(row: CardsSeat) -> bool:
 
 
 async def _run_and_settle(
-    db: AsyncSession,
+    write: Write,
     rt: Runtime,
     table: CardsTable,
     seats: list[CardsSeat],
     state: State,
     now: datetime,
-) -> int:
+) -> None:
     """Play instant bots, set the status and the next due time, journal the new version."""
     moves = 0
     while rt.instant and state.pending is not None and moves < INLINE_CAP:
         row = seats[state.pending.seat]
         if not _automatic(row):
             break
-        state = await _record(
-            db, table, state, await _bot_move(table, row, state, seats), auto=True
-        )
+        move = await _bot_move(table, row, state, seats)
+        state = await _record(write, table, state, move, auto=True)
         moves += 1
     _settle(rt, table, seats, state, now)
     pending = None if state.pending is None else state.pending.seat
     # Every seat re-renders at every version, whatever private events it was not told of.
-    marker = _public("version", version=table.version, pending=pending)
-    seq = await journal.append(db, stream_of(table), [marker])
-    db.info.setdefault(_SETTLED, {})[table.public_id] = (table.version, state)
-    return seq
+    write.journal([_public("version", version=table.version, pending=pending)])
+    write.reached(table.version, state)
 
 
 def _settle(
@@ -355,13 +329,12 @@ def _public(kind: str, **payload: object) -> Event:
     return Event(kind, payload, Audience.everyone())
 
 
-async def _commit(db: AsyncSession) -> None:
-    """Commit; a second writer (another process) that got there first makes this one stale."""
-    settled: dict[str, tuple[int, State]] = db.info.pop(_SETTLED, {})
+async def _commit(write: Write, *, wake_runner: bool = True) -> None:
+    """Commit, then wake the table's pages (and the runner: a due time may have changed); a
+    second writer (another process) that got there first makes this one stale."""
+    if wake_runner:
+        write.due(CARDS_RUNNER)
     try:
-        await db.commit()
-    except (StaleDataError, IntegrityError):
-        await db.rollback()
+        await write.commit()
+    except Conflict:
         raise Stale("Another move landed at that moment; look at the table and retry.") from None
-    for public_id, (version, state) in settled.items():
-        STATES.remember(public_id, version, state)

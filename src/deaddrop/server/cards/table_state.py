@@ -1,5 +1,6 @@
-"""A Cards table's engine state from storage (its action log replayed through the engine
-protocol, cached: server/hosting/states.py), its journal stream and its writer lock."""
+"""A Cards table as the hosting layer sees it: its engine state from storage (its action log
+replayed through the engine protocol, cached: server/hosting/states.py), its journal stream,
+its writer lock and its writes (server/hosting/transaction.py)."""
 
 from __future__ import annotations
 
@@ -10,18 +11,25 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from deaddrop.engine.cards import ENGINE, Action, Options, Setup, State, action_from_json
 from deaddrop.server.cards.models import CardsAction, CardsTable
-from deaddrop.server.hosting import writers
+from deaddrop.server.cards.refusals import from_illegal
 from deaddrop.server.hosting.states import ActionLog, StateCache, Stored, replay_log
-from deaddrop.server.live import journal
+from deaddrop.server.hosting.transaction import GameWrite, Hosted
 
 STATES: StateCache[State] = StateCache(128)
 """The newest committed state of the tables played lately."""
 _LOG = ActionLog(CardsAction.action, CardsAction.table_id, CardsAction.seq)
+CARDS: Hosted[State, Action] = Hosted(ENGINE, STATES, from_illegal)
+"""Cards as the hosting layer sees it."""
 
 
 def stream_of(table: CardsTable) -> str:
     """The journal stream of a table."""
-    return journal.stream_name("cards", table.public_id)
+    return CARDS.stream(table.public_id)
+
+
+def write_to(db: AsyncSession, table: CardsTable) -> GameWrite[State, Action]:
+    """A write to `table` in `db`'s transaction (journaled, committed, woken as one)."""
+    return GameWrite(db, CARDS, table.public_id)
 
 
 def setup_of(table: CardsTable) -> Setup:
@@ -47,4 +55,4 @@ async def load_state(db: AsyncSession, table: CardsTable) -> State:
 
 def writer_lock(public_id: str) -> asyncio.Lock:
     """This process's lock for writing one table (server/hosting/writers.py)."""
-    return writers.writer_lock("cards", public_id)
+    return CARDS.writer_lock(public_id)

@@ -49,7 +49,7 @@ def create_sessionmaker(
     engine: AsyncEngine, info: dict[str, Any] | None = None
 ) -> async_sessionmaker[AsyncSession]:
     """Sessions that keep loaded objects usable after commit (templates render after it);
-    `info` is what each session carries in `db.info` (the app's wake-up brokers, its doorbell)."""
+    `info` is what each session carries in `db.info` (the app's `Wakeups`)."""
     return async_sessionmaker(engine, expire_on_commit=False, info=dict(info or {}))
 
 

@@ -1,13 +1,19 @@
-"""The broker: Litestar channels carry only wake-ups (stream, newest seq), never content."""
+"""The broker: Litestar channels carry only wake-ups (stream, newest seq), never content; and
+`Wakeups`, everything a committed write wakes (listeners of a stream, due background jobs)."""
 
 from __future__ import annotations
 
+import contextlib
 import json
+import logging
+from collections.abc import AsyncIterator, Callable
 from typing import Any
 
+from litestar import Litestar
 from litestar.channels import ChannelsPlugin
 from litestar.channels.backends.memory import MemoryChannelsBackend
 from litestar.channels.backends.redis import RedisChannelsPubSubBackend
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 PREFIX = "wake:"
 
@@ -50,3 +56,103 @@ def parse_wake(data: bytes | str) -> int:
         return int(message["seq"])
     except (ValueError, KeyError, TypeError):
         return 0
+
+
+WAKEUPS_KEY = "wakeups"
+"""Where an app's sessions (`db.info`) and `app.state` hold its `Wakeups`."""
+_log = logging.getLogger("deaddrop.server.live")
+
+
+class Wakeups:
+    """What one app (or one worker) wakes after a commit: the listeners of a game's stream,
+    through its brokers, and the background jobs, by name, that a change made due now."""
+
+    def __init__(self) -> None:
+        self._brokers: list[ChannelsPlugin] = []
+        self._jobs: dict[str, list[Callable[[], None]]] = {}
+
+    def add_broker(self, plugin: ChannelsPlugin) -> None:
+        """Wake through `plugin` too (once however often it is added)."""
+        if plugin not in self._brokers:
+            self._brokers.append(plugin)
+
+    def discard_broker(self, plugin: ChannelsPlugin) -> None:
+        """Stop waking through `plugin`."""
+        if plugin in self._brokers:
+            self._brokers.remove(plugin)
+
+    async def stream(self, stream: str, seq: int) -> None:
+        """After commit: wake every listener of a stream (content-free; they read the DB)."""
+        if seq <= 0:
+            return
+        for broker in list(self._brokers):
+            try:
+                await wake(broker, stream, seq)
+            except Exception:  # a wake-up lost is caught up by the next one; never fail a write
+                _log.exception("wake-up of %s failed", stream)
+
+    def on_due(self, job: str, listener: Callable[[], None]) -> None:
+        """Be told when a committed change made work of `job` due now (its runner's wake)."""
+        self._jobs.setdefault(job, []).append(listener)
+
+    def off_due(self, job: str, listener: Callable[[], None]) -> None:
+        """Stop being told."""
+        listeners = self._jobs.get(job, [])
+        if listener in listeners:
+            listeners.remove(listener)
+
+    def due(self, job: str) -> None:
+        """After commit: a change made work of `job` due now (a Pouch, a bot's move)."""
+        for listener in list(self._jobs.get(job, [])):
+            listener()
+
+
+def wakeups_of(db: AsyncSession) -> Wakeups:
+    """The wake-ups of the app whose sessionmaker made `db` (none for a bare sessionmaker)."""
+    wakeups = db.info.setdefault(WAKEUPS_KEY, Wakeups())
+    assert isinstance(wakeups, Wakeups)
+    return wakeups
+
+
+def wakeups_in(sessionmaker: async_sessionmaker[AsyncSession]) -> Wakeups:
+    """The wake-ups the sessions of `sessionmaker` carry (a fresh, unheard one if none)."""
+    wakeups = sessionmaker.kw.get("info", {}).get(WAKEUPS_KEY, Wakeups())
+    assert isinstance(wakeups, Wakeups)
+    return wakeups
+
+
+def register_broker(app: Litestar) -> None:
+    """On startup: writers with or without a request (the runners) wake through the app's
+    broker."""
+    app.state[WAKEUPS_KEY].add_broker(app.plugins.get(ChannelsPlugin))
+
+
+def unregister_broker(app: Litestar) -> None:
+    """On shutdown: stop waking through this app's broker."""
+    app.state[WAKEUPS_KEY].discard_broker(app.plugins.get(ChannelsPlugin))
+
+
+@contextlib.asynccontextmanager
+async def worker_broker(
+    redis_url: str | None, wakeups: Wakeups
+) -> AsyncIterator[ChannelsPlugin | None]:
+    """A broker for a process without the web app (`deaddrop worker`): what it writes wakes
+    the open pages of every server process through Redis. Without Redis nothing could reach
+    them; they then learn of it at their next wake-up or reconnect."""
+    if not redis_url:
+        _log.warning(
+            "REDIS_URL is not set: open game pages hear of what this worker writes only at "
+            "their next wake-up (set REDIS_URL to push them at once)"
+        )
+        yield None
+        return
+    plugin = channels_plugin(redis_url)
+    try:
+        async with plugin:
+            wakeups.add_broker(plugin)
+            try:
+                yield plugin
+            finally:
+                wakeups.discard_broker(plugin)
+    finally:
+        await close_redis(plugin)

@@ -17,7 +17,7 @@ from datetime import datetime, timedelta
 from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from deaddrop.server.background import Loop
+from deaddrop.server.background import Loop, LoopWorker
 from deaddrop.server.clock import Clock
 from deaddrop.server.mail import deliveries
 from deaddrop.server.mail.deliveries import Claim, DeliveryKey
@@ -48,7 +48,7 @@ def default_name() -> str:
     return f"{socket.gethostname()}:{os.getpid()}"[:64]
 
 
-class Mailer:
+class Mailer(LoopWorker):
     """Sends each digest and reminder at most once per (game, day, user), retrying failures."""
 
     def __init__(
@@ -67,14 +67,6 @@ class Mailer:
         self.name = name or default_name()
         self._loop = Loop(logger, "mailer", POLL_SECONDS)
 
-    def wake(self) -> None:
-        """Look for mail to send now instead of at the next poll."""
-        self._loop.wake()
-
-    def stop(self) -> None:
-        """Ask `run_forever` to return after the current pass."""
-        self._loop.stop()
-
     async def run_once(self) -> int:
         """Send what is due now: retries, digests, reminders; returns the mails sent."""
         sent = 0
@@ -88,11 +80,8 @@ class Mailer:
                 break
         return sent
 
-    async def run_forever(self) -> None:
-        """Run passes until stopped, sleeping until the next deadline, reminder or poll."""
-        await self._loop.run(self._pass)
-
-    async def _pass(self) -> float:
+    async def one_pass(self) -> float:
+        """Send what is due; sleep until the next deadline, reminder or poll."""
         await self.run_once()
         return await self.seconds_to_next()
 

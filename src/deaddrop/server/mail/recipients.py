@@ -9,7 +9,7 @@ from sqlalchemy import ColumnElement, select
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import InstrumentedAttribute
 
-from deaddrop.engine.station import StationState
+from deaddrop.engine.station import State
 from deaddrop.server.accounts.models import User
 from deaddrop.server.mail.deliveries import DeliveryKey
 from deaddrop.server.mail.models import DIGEST, REMINDER
@@ -27,7 +27,7 @@ class Recipient:
     """The game row (title, status, deadline)."""
     seat: int
     """The engine seat the user holds now."""
-    state: StationState
+    state: State
     """The game's engine state now; mails read it only through `views.view`."""
 
 

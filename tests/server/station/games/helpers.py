@@ -13,7 +13,7 @@ from litestar import Litestar
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from deaddrop.engine.station import StationState
+from deaddrop.engine.station import State
 from deaddrop.server.accounts.models import User
 from deaddrop.server.station.game.models import StationGame
 from deaddrop.server.station.game.store import load_state
@@ -106,13 +106,13 @@ class Table:
         """A JSON path of this game."""
         return f"/api/games/{self.game_id}{tail}"
 
-    def state(self) -> StationState:
+    def state(self) -> State:
         """The engine state as stored now."""
 
-        async def read(db: AsyncSession) -> StationState:
+        async def read(db: AsyncSession) -> State:
             return await load_state(db, await game_row(db, self.game_id))
 
-        state: StationState = self.run_db(read)
+        state: State = self.run_db(read)
         return state
 
     def game(self) -> StationGame:

@@ -11,7 +11,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from deaddrop.bots.station.random_bot import choose_day
 from deaddrop.engine.core.rng import Rng
-from deaddrop.engine.station import SendWhisper, StationState
+from deaddrop.engine.station import SendWhisper, State
 from deaddrop.engine.station import actions as A
 from deaddrop.engine.station.roles import is_ring
 from deaddrop.engine.station.scenario import adjudicate, pouch_json
@@ -81,7 +81,7 @@ def test_each_seat_sees_exactly_its_view_and_spectators_only_public_things(
     assert all(r not in raw for r in ("ringleader", "forger", "analyst", "field_agent"))
 
 
-def _play_day(table: Table, state: StationState, rng: Rng) -> Rng:
+def _play_day(table: Table, state: State, rng: Rng) -> Rng:
     """Every living seat saves what a random bot picks, through the JSON endpoints."""
     seat_of = {seat.codename: seat.index for seat in state.seats}
     for seat in state.living():

@@ -13,8 +13,8 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from deaddrop.server.live import journal
 from deaddrop.server.live.models import LiveEvent
 from deaddrop.server.live.sse import live_stream
-from deaddrop.server.live.wakeup import channels_plugin, close_redis
-from deaddrop.server.station.live.stream import BROKERS_KEY, stream_of, worker_broker
+from deaddrop.server.live.wakeup import WAKEUPS_KEY, channels_plugin, close_redis, worker_broker
+from deaddrop.server.station.live.stream import stream_of
 from tests.server.station.games.helpers import Table
 
 
@@ -50,7 +50,7 @@ def test_a_pouch_resolved_by_a_worker_reaches_an_open_page_of_a_server(
             try:
                 await asyncio.wait_for(connected.wait(), 10)  # subscribed, positioned
                 # The worker's process: its own broker, its own runner.
-                async with worker_broker(url, table.app.state[BROKERS_KEY]) as broker:
+                async with worker_broker(url, table.app.state[WAKEUPS_KEY]) as broker:
                     assert broker is not None
                     table.clock.set(deadline)
                     assert await table.runner().run_once() == 1

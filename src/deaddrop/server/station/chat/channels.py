@@ -14,20 +14,18 @@ from typing import Any
 
 from markupsafe import Markup, escape
 from sqlalchemy import func, select
-from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from deaddrop.engine.core.errors import IllegalAction
 from deaddrop.engine.core.events import Audience, Event
 from deaddrop.engine.station.channels import Channel, can_read, check_post
-from deaddrop.engine.station.state import StationState
+from deaddrop.engine.station.state import State
 from deaddrop.server.hosting.refusals import Refused, Stale
+from deaddrop.server.hosting.transaction import Conflict
 from deaddrop.server.station.chat.models import StationMessage
 from deaddrop.server.station.game.access import GameContext
 from deaddrop.server.station.game.refusals import explain
-from deaddrop.server.station.game.store import load_state
-from deaddrop.server.station.game.writes import writer_lock
-from deaddrop.server.station.live.stream import journal_events, wake_game
+from deaddrop.server.station.game.store import STATION, load_state, write_to
 
 RATE_COUNT = 5
 RATE_WINDOW = timedelta(seconds=15)
@@ -53,7 +51,7 @@ def channel_of(name: str) -> Channel:
         raise Refused("There is no such channel.") from None
 
 
-def readers(state: StationState, channel: Channel, day: int) -> Audience:
+def readers(state: State, channel: Channel, day: int) -> Audience:
     """Exactly who may read a message posted now: public for the Floor (S28), else by seat."""
     if can_read(state, None, channel, day):
         return Audience.everyone()
@@ -70,7 +68,7 @@ async def do_post(
         raise Refused("Spectators read the Floor but do not post.", "S28")
     public_id, game_id = game.public_id, game.id
     text = text.replace("\r\n", "\n")  # browsers send CRLF; store what the person sees
-    async with writer_lock(public_id):
+    async with STATION.writer_lock(public_id):
         for _ in range(ATTEMPTS):
             await db.refresh(game)
             state = await load_state(db, game)
@@ -90,15 +88,12 @@ async def do_post(
             db.add(message)
             await db.flush()
             payload = {"channel": channel.value, "day": state.day, "id": message.id, "seat": seat}
-            event = Event("message", payload, readers(state, channel, state.day))
-            seq = await journal_events(db, public_id, [event])
+            write = write_to(db, game)
+            write.journal([Event("message", payload, readers(state, channel, state.day))])
             try:
-                await db.commit()
-            except IntegrityError:
-                await db.rollback()  # another process took this sequence number: again
-                continue
-            await wake_game(db, public_id, seq)
-            return seq
+                return await write.commit()
+            except Conflict:
+                continue  # another process took this sequence number: again
     raise Stale("Many messages arrived at once and this one could not get through; send it again.")
 
 
@@ -119,7 +114,7 @@ async def _check_rate(db: AsyncSession, game_id: int, seat: int, now: datetime) 
         )
 
 
-def readable_days(state: StationState, viewer: int | None, channel: Channel) -> list[int]:
+def readable_days(state: State, viewer: int | None, channel: Channel) -> list[int]:
     """The days of a channel this viewer may read now (S14: interrogations are per day)."""
     return [day for day in range(1, state.day + 1) if can_read(state, viewer, channel, day)]
 
@@ -127,7 +122,7 @@ def readable_days(state: StationState, viewer: int | None, channel: Channel) -> 
 async def history(
     db: AsyncSession,
     game_id: int,
-    state: StationState,
+    state: State,
     viewer: int | None,
     channel: Channel,
     before: int | None = None,
@@ -180,7 +175,7 @@ class Panel:
     note: str = ""
 
 
-def can_post(state: StationState, viewer: int | None, channel: Channel) -> bool:
+def can_post(state: State, viewer: int | None, channel: Channel) -> bool:
     """Whether the engine would take a post from this viewer now (checked with sample text)."""
     if viewer is None:
         return False

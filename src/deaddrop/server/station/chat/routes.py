@@ -13,7 +13,7 @@ from litestar.exceptions import NotFoundException
 from litestar.params import FromPath, FromQuery
 from litestar.response import Template
 
-from deaddrop.engine.station import SendWhisper
+from deaddrop.engine.station import Action, SendWhisper
 from deaddrop.server.accounts.auth import Me, Viewer
 from deaddrop.server.db.dependencies import DB
 from deaddrop.server.hosting.refusals import Refused
@@ -29,27 +29,23 @@ from deaddrop.server.station.game.access import (
 )
 from deaddrop.server.station.game.http import (
     AnyRequest,
+    ClockDep,
+    Reply,
     answer,
     back_to,
     fields_of,
+    game_paths,
     refuse,
-    version_of,
 )
 from deaddrop.server.station.game.store import load_state
-from deaddrop.server.station.game.writes import table_epoch
 from deaddrop.server.station.live.stream import stream_of
-from deaddrop.server.station.play.routes import ClockDep, Posted, Reply
-from deaddrop.server.station.play.service import do_act
+from deaddrop.server.station.play.routes import Posted, save_route
 from deaddrop.server.station.tabs.info_builder import build_game_info
 from deaddrop.server.station.tabs.routes import NO_STORE
 from deaddrop.server.station.tabs.seen import listener_of
 
 
-def _paths(tail: str) -> list[str]:
-    return [f"/games/{{game_id:str}}/{tail}", f"/api/games/{{game_id:str}}/{tail}"]
-
-
-@post(_paths("chat/{channel:str}"), name="station_chat_post")
+@post(game_paths("", "chat/{channel:str}"), name="station_chat_post")
 async def post_message(
     request: AnyRequest,
     db: DB,
@@ -72,30 +68,13 @@ async def post_message(
     return answer(request, back_to(request, fields, default), "Message sent.", seq=cursor)
 
 
-@post(_paths("whisper"), name="station_whisper")
-async def whisper(
-    request: AnyRequest, db: DB, me: Me, clock: ClockDep, game_id: FromPath[str]
-) -> Reply:
+def _whisper(posted: Posted) -> Action:
     """Whisper: fields `recipient` (a codename) and `text`; two a day (S31)."""
-    context = await access_game_for_player(db, game_id, me)
-    assert context.seat is not None
-    default = f"/games/{game_id}/dossier"
-    fields: dict[str, str] = {}
-    try:
-        fields = await fields_of(request)
-        state = await load_state(db, context.game)
-        posted = Posted(state, context.seat, fields)
-        text = fields.get("text", "").replace("\r\n", "\n")
-        action = SendWhisper(context.seat, posted.seat_of("recipient"), text)
-        acted = await do_act(db, context, action, clock=clock, expected_version=version_of(fields))
-    except Refused as refusal:
-        return refuse(request, back_to(request, fields, default), refusal)
-    return answer(
-        request,
-        back_to(request, fields, default),
-        "Whisper sent.",
-        version=table_epoch(acted.state),
-    )
+    text = posted.fields.get("text", "").replace("\r\n", "\n")
+    return SendWhisper(posted.seat, posted.seat_of("recipient"), text)
+
+
+whisper = save_route("whisper", "station_whisper", "dossier", "Whisper sent.", _whisper)
 
 
 async def _history_page(

@@ -7,7 +7,7 @@ from typing import Any
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from deaddrop.engine.station.channels import Channel
-from deaddrop.engine.station.state import StationState
+from deaddrop.engine.station.state import State
 from deaddrop.engine.station.views import view
 from deaddrop.server.station.chat.channels import (
     TITLES,
@@ -27,7 +27,7 @@ TAB_CHANNELS: dict[str, tuple[Channel, ...]] = {
 """The Floor chat sits beside the tally; the secret channels live in the private Dossier."""
 
 
-def message_json(state: StationState, row: StationMessage, zone_name: str) -> dict[str, Any]:
+def message_json(state: State, row: StationMessage, zone_name: str) -> dict[str, Any]:
     """A message as a template shows it: escaped, codenames highlighted, in the reader's zone."""
     codenames = [seat.codename for seat in state.seats]
     return {
@@ -40,7 +40,7 @@ def message_json(state: StationState, row: StationMessage, zone_name: str) -> di
     }
 
 
-def _note(state: StationState, viewer: int | None, channel: Channel) -> str:
+def _note(state: State, viewer: int | None, channel: Channel) -> str:
     """What a channel says above its messages: the Ring's order (S29), the interrogation (S14)."""
     if viewer is None or state.over:
         return ""
@@ -66,7 +66,7 @@ def _note(state: StationState, viewer: int | None, channel: Channel) -> str:
 async def panel(
     db: AsyncSession,
     game_id: int,
-    state: StationState,
+    state: State,
     viewer: int | None,
     channel: Channel,
     zone_name: str,
@@ -87,7 +87,7 @@ async def panel(
 
 
 async def chat_values(
-    db: AsyncSession, game_id: int, state: StationState, viewer: int | None, tab: str, zone: str
+    db: AsyncSession, game_id: int, state: State, viewer: int | None, tab: str, zone: str
 ) -> dict[str, Any]:
     """What a tab's templates need for its chat panels (none for tabs without chat)."""
     panels = []

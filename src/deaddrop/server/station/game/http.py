@@ -3,20 +3,41 @@
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from typing import Any
 
-from litestar import MediaType, Response
+from litestar import MediaType, Response, post
+from litestar.di import NamedDependency
+from litestar.handlers import HTTPRouteHandler
+from litestar.params import FromPath
 from litestar.plugins.flash import flash
 from litestar.response import Redirect
 
-from deaddrop.server.accounts.auth import safe_next
+from deaddrop.server.accounts.auth import Me, safe_next
+from deaddrop.server.clock import Clock
+from deaddrop.server.db.dependencies import DB
 from deaddrop.server.errors import is_api
 from deaddrop.server.hosting import forms
 from deaddrop.server.hosting.forms import AnyRequest, Fields, Reply, flag
 from deaddrop.server.hosting.refusals import Refused
 from deaddrop.server.render import see_other
 
-__all__ = ["AnyRequest", "answer", "back_to", "fields_of", "flag", "refuse", "version_of"]
+__all__ = [
+    "AnyRequest",
+    "ClockDep",
+    "Reply",
+    "answer",
+    "back_to",
+    "fields_of",
+    "flag",
+    "game_post",
+    "refuse",
+    "version_of",
+]
+ClockDep = NamedDependency[Clock]
+"""Annotation of a handler parameter `clock`: the app's clock (a manual one in tests)."""
+Endpoint = Callable[[AnyRequest, DB, Me, Clock, str], Awaitable[Reply]]
+"""What one of a game's POST endpoints does: (request, db, me, clock, game_id) → the reply."""
 FIELD_MAX = 4000
 """No single field is longer (a Final Cable holds 2,000 characters, S32)."""
 
@@ -51,3 +72,22 @@ def answer(request: AnyRequest, path: str, message: str, **data: Any) -> Respons
 def refuse(request: AnyRequest, path: str, refusal: Refused) -> Reply:
     """A refusal in plain words: JSON with its status for the API, else a flash on the page."""
     return forms.refuse(request, path, refusal, as_json=is_api(request), status_in_body=True)
+
+
+def game_paths(prefix: str, tail: str) -> list[str]:
+    """A game's endpoint for forms and the same for scripts: `/games/{id}/<prefix><tail>` and
+    `/api/games/{id}/<prefix><tail>`."""
+    return [f"/games/{{game_id:str}}/{prefix}{tail}", f"/api/games/{{game_id:str}}/{prefix}{tail}"]
+
+
+def game_post(paths: list[str], name: str, endpoint: Endpoint, doc: str | None) -> HTTPRouteHandler:
+    """The POST handler `name` at `paths`, for a person logged in, doing `endpoint`."""
+
+    async def handler(
+        request: AnyRequest, db: DB, me: Me, clock: ClockDep, game_id: FromPath[str]
+    ) -> Reply:
+        return await endpoint(request, db, me, clock, game_id)
+
+    handler.__doc__ = doc
+    handler.__name__ = handler.__qualname__ = name
+    return post(paths, name=name)(handler)

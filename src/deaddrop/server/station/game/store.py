@@ -5,21 +5,29 @@ from __future__ import annotations
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from deaddrop.engine.station import ENGINE, StationState
-from deaddrop.engine.station.codec import setup_from_json
+from deaddrop.engine.station import ENGINE, Action, State, setup_from_json
 from deaddrop.server.hosting.states import ActionLog, CorruptLog, StateCache, Stored, replay_log
+from deaddrop.server.hosting.transaction import GameWrite, Hosted
 from deaddrop.server.station.game.models import StationAction, StationGame
+from deaddrop.server.station.game.refusals import explain
 
-__all__ = ["CACHE_SIZE", "CorruptLog", "load_state", "remember"]
+__all__ = ["CACHE_SIZE", "STATION", "CorruptLog", "load_state", "remember", "write_to"]
 
 CACHE_SIZE = 512
 """Games kept in memory (a state is a few kilobytes)."""
 
-_STATES: StateCache[StationState] = StateCache(CACHE_SIZE)
+_STATES: StateCache[State] = StateCache(CACHE_SIZE)
 _LOG = ActionLog(StationAction.action, StationAction.game_id, StationAction.seq)
+STATION: Hosted[State, Action] = Hosted(ENGINE, _STATES, explain)
+"""Station as the hosting layer sees it (server/hosting/transaction.py)."""
 
 
-async def load_state(db: AsyncSession, game: StationGame) -> StationState:
+def write_to(db: AsyncSession, game: StationGame) -> GameWrite[State, Action]:
+    """A write to `game` in `db`'s transaction (journaled, committed, woken as one)."""
+    return GameWrite(db, STATION, game.public_id)
+
+
+async def load_state(db: AsyncSession, game: StationGame) -> State:
     """The engine state of a started game at `game.version`."""
     setup = game.setup
     if setup is None:
@@ -29,6 +37,6 @@ async def load_state(db: AsyncSession, game: StationGame) -> StationState:
     return await replay_log(db, ENGINE, _STATES, _LOG, stored, setup_from_json(setup))
 
 
-def remember(public_id: str, version: int, state: StationState) -> None:
+def remember(public_id: str, version: int, state: State) -> None:
     """Keep a committed state for later requests (only ever call after the commit)."""
     _STATES.remember(public_id, version, state)

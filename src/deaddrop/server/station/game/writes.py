@@ -1,28 +1,25 @@
-"""What every write to a Station game shares: one writer per game, the commit that turns a lost
-race into `Conflict`, the row touch, public notices and the game row following the engine.
+"""What every write to a Station game shares beyond the hosting layer's transaction
+(server/hosting/transaction.py): the row touch, public notices, the table's epoch and the game
+row following the engine.
 
 One writer per game: every write updates the game row, whose `row_version` is an optimistic
 lock (`UPDATE … WHERE row_version = <read>`), and log entries are keyed by (game, seq); a
-writer that lost the race rolls back, and a play action is retried against the new state —
-unless a Pouch or removal came in between, which refuses it as stale.
+writer that lost the race rolls back (`Conflict`), and a play action is retried against the new
+state — unless a Pouch or removal came in between, which refuses it as stale.
 """
 
 from __future__ import annotations
 
-import asyncio
 import secrets
 from datetime import datetime
 
-from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm.attributes import flag_modified
-from sqlalchemy.orm.exc import StaleDataError
 
 from deaddrop.engine.core.events import Audience, Event
 from deaddrop.engine.station import (
-    StationState,
+    State,
 )
-from deaddrop.server.hosting import writers
 from deaddrop.server.station.game.access import GameContext
 from deaddrop.server.station.game.models import (
     StationAnnouncement,
@@ -32,11 +29,7 @@ from deaddrop.server.station.game.schedule import Schedule
 from deaddrop.server.station.live.stream import NOTICE_EVENT
 
 
-class Conflict(Exception):
-    """Another writer changed the game in the meantime; nothing was stored."""
-
-
-def table_epoch(state: StationState) -> int:
+def table_epoch(state: State) -> int:
     """The version a page's forms carry: the Pouches and host removals so far (S20, S40).
 
     A save from a page older than either is stale. Both are public, so the number tells no
@@ -55,15 +48,6 @@ def new_token(size: int = 16) -> str:
 def schedule_of(game: StationGame) -> Schedule:
     """The game's Pouch schedule (S40)."""
     return Schedule(game.pouch_minute, game.time_zone, game.day_minutes)
-
-
-async def commit(db: AsyncSession) -> None:
-    """Commit, turning a lost race for the game row (or a log key) into `Conflict`."""
-    try:
-        await db.commit()
-    except (StaleDataError, IntegrityError) as error:
-        await db.rollback()
-        raise Conflict() from error
 
 
 async def reload_context(db: AsyncSession, context: GameContext) -> None:
@@ -87,7 +71,7 @@ def announce(db: AsyncSession, game: StationGame, kind: str, text: str) -> Event
     return Event(NOTICE_EVENT, {"notice": kind, "text": text}, Audience.everyone())
 
 
-def follow_engine(game: StationGame, state: StationState, now: datetime) -> None:
+def follow_engine(game: StationGame, state: State, now: datetime) -> None:
     """Bring the game row's day, status and winner in line with the engine state."""
     game.day = state.day
     touch(game, now)
@@ -98,8 +82,3 @@ def follow_engine(game: StationGame, state: StationState, now: datetime) -> None
         game.pause_ends_at = None
         game.paused_remaining_seconds = None
         game.ended_at = now
-
-
-def writer_lock(public_id: str) -> asyncio.Lock:
-    """This process's lock for writing one game (server/hosting/writers.py)."""
-    return writers.writer_lock("station", public_id)

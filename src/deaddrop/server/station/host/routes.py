@@ -8,19 +8,31 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from litestar import Router, get, post
+from litestar import Router, get
 from litestar.exceptions import NotFoundException
+from litestar.handlers import HTTPRouteHandler
 from litestar.params import FromPath
 from litestar.response import Template
 
 from deaddrop.server.accounts.auth import Me
 from deaddrop.server.accounts.checks import InvalidField, check_username
 from deaddrop.server.accounts.service import find_user
+from deaddrop.server.clock import Clock
 from deaddrop.server.db.dependencies import DB
 from deaddrop.server.hosting.refusals import Refused
 from deaddrop.server.render import page
 from deaddrop.server.station.game.access import GameContext, access_game_for_host
-from deaddrop.server.station.game.http import AnyRequest, answer, back_to, fields_of, flag, refuse
+from deaddrop.server.station.game.http import (
+    AnyRequest,
+    Reply,
+    answer,
+    back_to,
+    fields_of,
+    flag,
+    game_paths,
+    game_post,
+    refuse,
+)
 from deaddrop.server.station.game.store import load_state
 from deaddrop.server.station.host import table_limits
 from deaddrop.server.station.host.service import (
@@ -32,11 +44,12 @@ from deaddrop.server.station.host.service import (
     do_set_spectators,
 )
 from deaddrop.server.station.lobby.forms import EXTENSIONS, check_minutes
-from deaddrop.server.station.play.routes import ClockDep, Reply
 from deaddrop.server.station.tabs.info_builder import build_game_info, spectator_path
 
-Tool = Callable[[GameContext, dict[str, str]], Awaitable[str]]
+Fields = dict[str, str]
+Tool = Callable[[DB, GameContext, Fields, Clock], Awaitable[str]]
 """A host tool: does its work and returns the message to show."""
+Run = Callable[[GameContext, Fields], Awaitable[str]]
 
 
 async def _started(db: DB, game_id: FromPath[str], me: Me) -> GameContext:
@@ -69,7 +82,7 @@ async def host_page(request: AnyRequest, db: DB, me: Me, game_id: FromPath[str])
     )
 
 
-async def _use(request: AnyRequest, db: DB, me: Me, game_id: FromPath[str], tool: Tool) -> Reply:
+async def _use(request: AnyRequest, db: DB, me: Me, game_id: str, tool: Run) -> Reply:
     """Run one tool for the game's host and answer the form or the script."""
     context = await _started(db, game_id, me)
     default = f"/games/{game_id}/host"
@@ -82,102 +95,74 @@ async def _use(request: AnyRequest, db: DB, me: Me, game_id: FromPath[str], tool
     return answer(request, back_to(request, fields, default), message)
 
 
-def _paths(tail: str) -> list[str]:
-    return [f"/games/{{game_id:str}}/host/{tail}", f"/api/games/{{game_id:str}}/host/{tail}"]
+def _tool(tail: str, tool: Tool) -> HTTPRouteHandler:
+    """The endpoint of one host tool (`tool`'s docstring is the endpoint's)."""
+
+    async def endpoint(request: AnyRequest, db: DB, me: Me, clock: Clock, game_id: str) -> Reply:
+        return await _use(request, db, me, game_id, lambda c, f: tool(db, c, f, clock))
+
+    name = "station_host_" + tail
+    return game_post(game_paths("host/", tail), name, endpoint, tool.__doc__)
 
 
-@post(_paths("pause"), name="station_host_pause")
-async def pause(
-    request: AnyRequest, db: DB, me: Me, clock: ClockDep, game_id: FromPath[str]
-) -> Reply:
+async def _pause(db: DB, context: GameContext, fields: Fields, clock: Clock) -> str:
     """Pause the game's clock (ends by itself after 72 hours)."""
-
-    async def run(context: GameContext, fields: dict[str, str]) -> str:
-        await do_pause(db, context, clock)
-        return "Game paused. Everyone has been told."
-
-    return await _use(request, db, me, game_id, run)
+    await do_pause(db, context, clock)
+    return "Game paused. Everyone has been told."
 
 
-@post(_paths("resume"), name="station_host_resume")
-async def resume(
-    request: AnyRequest, db: DB, me: Me, clock: ClockDep, game_id: FromPath[str]
-) -> Reply:
+async def _resume(db: DB, context: GameContext, fields: Fields, clock: Clock) -> str:
     """Restart the clock with the time that was left."""
-
-    async def run(context: GameContext, fields: dict[str, str]) -> str:
-        await do_resume(db, context, clock)
-        return "Game resumed. Everyone has been told."
-
-    return await _use(request, db, me, game_id, run)
+    await do_resume(db, context, clock)
+    return "Game resumed. Everyone has been told."
 
 
-@post(_paths("extend"), name="station_host_extend")
-async def extend(
-    request: AnyRequest, db: DB, me: Me, clock: ClockDep, game_id: FromPath[str]
-) -> Reply:
+async def _extend(db: DB, context: GameContext, fields: Fields, clock: Clock) -> str:
     """Extend today's deadline: field `minutes` (at most 24 hours a day in all)."""
-
-    async def run(context: GameContext, fields: dict[str, str]) -> str:
-        try:
-            minutes = check_minutes(fields.get("minutes", ""), EXTENSIONS)
-        except InvalidField as error:
-            raise Refused(str(error)) from None
-        await do_extend(db, context, minutes, clock)
-        return "Deadline extended. Everyone has been told."
-
-    return await _use(request, db, me, game_id, run)
+    try:
+        minutes = check_minutes(fields.get("minutes", ""), EXTENSIONS)
+    except InvalidField as error:
+        raise Refused(str(error)) from None
+    await do_extend(db, context, minutes, clock)
+    return "Deadline extended. Everyone has been told."
 
 
-@post(_paths("replace"), name="station_host_replace")
-async def replace(
-    request: AnyRequest, db: DB, me: Me, clock: ClockDep, game_id: FromPath[str]
-) -> Reply:
+async def _replace(db: DB, context: GameContext, fields: Fields, clock: Clock) -> str:
     """Hand a seat to a newcomer: fields `codename` and `username` (S40)."""
-
-    async def run(context: GameContext, fields: dict[str, str]) -> str:
-        seat = await _seat(db, context, fields)
-        try:
-            username = check_username(fields.get("username", ""))
-        except InvalidField as error:
-            raise Refused(str(error)) from None
-        newcomer = await find_user(db, username)
-        if newcomer is None:
-            raise Refused(f"No account is called {username}; they must sign up first.")
-        await do_replace(db, context, seat, newcomer, clock)
-        return "Seat handed over. Everyone has been told."
-
-    return await _use(request, db, me, game_id, run)
+    seat = await _seat(db, context, fields)
+    try:
+        username = check_username(fields.get("username", ""))
+    except InvalidField as error:
+        raise Refused(str(error)) from None
+    newcomer = await find_user(db, username)
+    if newcomer is None:
+        raise Refused(f"No account is called {username}; they must sign up first.")
+    await do_replace(db, context, seat, newcomer, clock)
+    return "Seat handed over. Everyone has been told."
 
 
-@post(_paths("remove"), name="station_host_remove")
-async def remove(
-    request: AnyRequest, db: DB, me: Me, clock: ClockDep, game_id: FromPath[str]
-) -> Reply:
+async def _remove(db: DB, context: GameContext, fields: Fields, clock: Clock) -> str:
     """Remove a player at once (burned, cause removed): fields `codename`, `confirm=yes`."""
-
-    async def run(context: GameContext, fields: dict[str, str]) -> str:
-        seat = await _seat(db, context, fields)
-        if not flag(fields, "confirm"):
-            raise Refused("Tick the box to confirm the removal: it cannot be undone.")
-        await do_remove(db, context, seat, clock)
-        return "Player removed. Everyone has been told."
-
-    return await _use(request, db, me, game_id, run)
+    seat = await _seat(db, context, fields)
+    if not flag(fields, "confirm"):
+        raise Refused("Tick the box to confirm the removal: it cannot be undone.")
+    await do_remove(db, context, seat, clock)
+    return "Player removed. Everyone has been told."
 
 
-@post(_paths("spectators"), name="station_host_spectators")
-async def spectators(
-    request: AnyRequest, db: DB, me: Me, clock: ClockDep, game_id: FromPath[str]
-) -> Reply:
+async def _spectators(db: DB, context: GameContext, fields: Fields, clock: Clock) -> str:
     """Turn the public spectator link on (`enabled=yes`, a fresh link) or off."""
+    enabled = flag(fields, "enabled")
+    await do_set_spectators(db, context, enabled, clock)
+    return "Spectator link opened." if enabled else "Spectator link closed."
 
-    async def run(context: GameContext, fields: dict[str, str]) -> str:
-        enabled = flag(fields, "enabled")
-        await do_set_spectators(db, context, enabled, clock)
-        return "Spectator link opened." if enabled else "Spectator link closed."
 
-    return await _use(request, db, me, game_id, run)
+pause = _tool("pause", _pause)
+resume = _tool("resume", _resume)
+extend = _tool("extend", _extend)
+replace = _tool("replace", _replace)
+remove = _tool("remove", _remove)
+spectators = _tool("spectators", _spectators)
 
 
 async def _seat(db: DB, context: GameContext, fields: dict[str, Any]) -> int:

@@ -16,39 +16,42 @@ from deaddrop.engine.station import (
 from deaddrop.server.accounts.models import User
 from deaddrop.server.clock import Clock
 from deaddrop.server.hosting.refusals import Refused, Stale
+from deaddrop.server.hosting.transaction import Conflict
 from deaddrop.server.station.game.access import GameContext
 from deaddrop.server.station.game.models import (
     StationGame,
     StationSeat,
     StationSeatHolder,
 )
-from deaddrop.server.station.game.store import load_state
+from deaddrop.server.station.game.store import load_state, write_to
 from deaddrop.server.station.game.writes import (
-    Conflict,
     announce,
-    commit,
     new_token,
     reload_context,
     touch,
 )
 from deaddrop.server.station.host import table_limits
-from deaddrop.server.station.live.stream import journal_events, wake_game
-from deaddrop.server.station.play.pouch_due import pouch_due_of
+from deaddrop.server.station.play.pouch_due import POUCH_RUNNER
 from deaddrop.server.station.play.service import Acted, do_act
 
 
-async def _host_write(db: AsyncSession, context: GameContext, notice: Event) -> None:
-    """Commit a host tool's change with its public notice; a concurrent change refuses it."""
+async def _host_write(
+    db: AsyncSession, context: GameContext, notice: Event, *, pouch_due: bool = False
+) -> None:
+    """Commit a host tool's change with its public notice; a concurrent change refuses it.
+    `pouch_due`: the change made today's Pouch due now (the runner is told after commit)."""
     game = context.game
-    seq = await journal_events(db, game.public_id, [notice])
+    write = write_to(db, game)
+    write.journal([notice])
+    if pouch_due:
+        write.due(POUCH_RUNNER)
     try:
-        await commit(db)
+        await write.commit()
     except Conflict:
         await reload_context(db, context)
         raise Stale(
             "The game changed at that moment (perhaps the Pouch left); look again."
         ) from None
-    await wake_game(db, game.public_id, seq)
 
 
 def _open_day(game: StationGame, now: datetime) -> datetime:
@@ -103,9 +106,8 @@ async def do_resume(db: AsyncSession, context: GameContext, clock: Clock) -> Non
     at = min(now, game.pause_ends_at) if game.pause_ends_at is not None else now
     resume(game, at)
     notice = announce(db, game, "resumed", "The host resumed the game. The clock is running again.")
-    await _host_write(db, context, notice)
-    if game.deadline is not None and game.deadline <= now:
-        pouch_due_of(db).pouch_due()
+    due = game.deadline is not None and game.deadline <= now
+    await _host_write(db, context, notice, pouch_due=due)
 
 
 async def do_extend(db: AsyncSession, context: GameContext, minutes: int, clock: Clock) -> None:

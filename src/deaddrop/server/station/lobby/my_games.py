@@ -9,7 +9,7 @@ from zoneinfo import ZoneInfo
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from deaddrop.engine.station import StationState
+from deaddrop.engine.station import State
 from deaddrop.engine.station.options import operation_options
 from deaddrop.engine.station.roles import MAX_PLAYERS, MIN_PLAYERS
 from deaddrop.server.accounts.models import User
@@ -81,7 +81,7 @@ def _lobby(user: User, game: StationGame) -> GameSummary:
     return GameSummary(game.title, url, "lobby", text, user.id == game.host_id and joined >= 6)
 
 
-def _waiting(state: StationState, seat: int) -> tuple[str, bool]:
+def _waiting(state: State, seat: int) -> tuple[str, bool]:
     """What this seat still has to save today (S7: unsaved means No action or Abstain)."""
     if not state.alive[seat]:
         return "you are burned; the Pouch goes on without you", False

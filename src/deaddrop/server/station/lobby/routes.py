@@ -26,7 +26,7 @@ from deaddrop.server.station.game.access import (
     access_game_for_host,
     access_game_for_member,
 )
-from deaddrop.server.station.game.http import AnyRequest, fields_of
+from deaddrop.server.station.game.http import AnyRequest, ClockDep, fields_of
 from deaddrop.server.station.game.models import StationGame, StationSeat
 from deaddrop.server.station.game.writes import schedule_of
 from deaddrop.server.station.lobby.forms import DAY_LENGTHS, NewGameForm, validate_new_game
@@ -38,7 +38,6 @@ from deaddrop.server.station.lobby.service import (
     do_leave,
     do_start,
 )
-from deaddrop.server.station.play.routes import ClockDep
 
 Form = Body(media_type=RequestEncodingType.URL_ENCODED)
 LABELS = {

@@ -10,16 +10,17 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from deaddrop.engine.core.errors import IllegalAction
 from deaddrop.engine.station import (
-    StationSetup,
-    StationState,
+    Setup,
+    State,
+    setup_to_json,
     start,
 )
-from deaddrop.engine.station.codec import setup_to_json
 from deaddrop.engine.station.roles import MAX_PLAYERS
 from deaddrop.server.accounts.models import User
 from deaddrop.server.clock import Clock
 from deaddrop.server.db.base import utcnow
 from deaddrop.server.hosting.refusals import Refused
+from deaddrop.server.hosting.transaction import Conflict
 from deaddrop.server.station.game.access import GameContext
 from deaddrop.server.station.game.models import (
     StationGame,
@@ -27,10 +28,8 @@ from deaddrop.server.station.game.models import (
 )
 from deaddrop.server.station.game.refusals import explain
 from deaddrop.server.station.game.schedule import next_deadline
-from deaddrop.server.station.game.store import remember
+from deaddrop.server.station.game.store import write_to
 from deaddrop.server.station.game.writes import (
-    Conflict,
-    commit,
     new_token,
     reload_context,
     schedule_of,
@@ -83,7 +82,7 @@ async def do_join(db: AsyncSession, game: StationGame, user: User) -> None:
     game.lobby_size += 1
     touch(game, utcnow())
     try:
-        await commit(db)
+        await write_to(db, game).commit()
     except Conflict:
         # The rollback expired both rows; read them again before asking who sits there.
         await db.refresh(game)
@@ -131,13 +130,13 @@ async def _drop_joiner(db: AsyncSession, context: GameContext, seat: StationSeat
     game.lobby_size -= 1
     touch(game, utcnow())
     try:
-        await commit(db)
+        await write_to(db, game).commit()
     except Conflict:
         await reload_context(db, context)
         raise Refused("The lobby changed at that moment; try again.") from None
 
 
-async def do_start(db: AsyncSession, context: GameContext, clock: Clock) -> StationState:
+async def do_start(db: AsyncSession, context: GameContext, clock: Clock) -> State:
     """Deal the game (S1–S5) for the joiners in join order and start Day 1's clock."""
     game = context.game
     if game.status != "lobby":
@@ -148,7 +147,7 @@ async def do_start(db: AsyncSession, context: GameContext, clock: Clock) -> Stat
         )
     )
     # S4: the seed is stored with the game; S2: the engine's seat order is the join order.
-    setup = StationSetup(tuple(f"user-{s.user_id}" for s in seats), secrets.randbits(63))
+    setup = Setup(tuple(f"user-{s.user_id}" for s in seats), secrets.randbits(63))
     try:
         state = start(setup)
     except IllegalAction as error:
@@ -162,12 +161,13 @@ async def do_start(db: AsyncSession, context: GameContext, clock: Clock) -> Stat
     game.started_at = now
     touch(game, now)
     game.deadline = next_deadline(schedule_of(game), now)
+    write = write_to(db, game)
+    write.reached(0, state)
     try:
-        await commit(db)
+        await write.commit()
     except Conflict:
         await reload_context(db, context)
         raise Refused(
             "Someone joined or left at that moment; check the list and start again."
         ) from None
-    remember(game.public_id, 0, state)
     return state

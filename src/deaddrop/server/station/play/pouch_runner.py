@@ -12,7 +12,8 @@ Claim → resolve → store → commit → publish, one transaction per (game, d
 - **Catch-up.** The next deadline is computed from the deadline that passed, not from now,
   so after downtime each missed day resolves in order, once, until the game is current.
 - **Early Pouch (S41).** A save that makes every living player done moves the deadline to
-  now (play/service.do_act) and wakes the in-process runner.
+  now (play/service.do_act) and, once committed, wakes the runners of its process
+  (`Wakeups.due(POUCH_RUNNER)`).
 """
 
 from __future__ import annotations
@@ -26,24 +27,22 @@ from datetime import datetime
 from sqlalchemy import ColumnElement, and_, func, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from deaddrop.engine.station import ResolvePouch, all_done, apply
-from deaddrop.engine.station.codec import action_to_json
-from deaddrop.server.background import Loop
+from deaddrop.engine.station import ResolvePouch, all_done
+from deaddrop.server.background import Loop, LoopWorker
 from deaddrop.server.clock import Clock
+from deaddrop.server.hosting.transaction import Conflict
+from deaddrop.server.live.wakeup import wakeups_in
 from deaddrop.server.station.game.models import StationAction, StationGame, StationPouch
 from deaddrop.server.station.game.schedule import next_deadline
-from deaddrop.server.station.game.store import load_state, remember
+from deaddrop.server.station.game.store import load_state, write_to
 from deaddrop.server.station.game.writes import (
-    Conflict,
     announce,
-    commit,
     follow_engine,
     schedule_of,
 )
 from deaddrop.server.station.host import table_limits
 from deaddrop.server.station.host.service import resume
-from deaddrop.server.station.live.stream import journal_events, wake_game
-from deaddrop.server.station.play.pouch_due import POUCH_DUE_KEY, PouchDue
+from deaddrop.server.station.play.pouch_due import POUCH_RUNNER
 
 logger = logging.getLogger("deaddrop.station.runner")
 
@@ -65,7 +64,7 @@ def default_name() -> str:
     return f"{socket.gethostname()}:{os.getpid()}"[:64]
 
 
-class PouchRunner:
+class PouchRunner(LoopWorker):
     """Resolves due Pouches and ends expired pauses; safe to run in many processes at once."""
 
     def __init__(
@@ -74,24 +73,15 @@ class PouchRunner:
         clock: Clock,
         *,
         name: str | None = None,
-        doorbell: PouchDue | None = None,
         before_commit: BeforeCommit | None = None,
     ) -> None:
         self.sessionmaker = sessionmaker
         self.clock = clock
         self.name = name or default_name()
-        # By default the doorbell of the app whose sessionmaker this is: its saves ring it.
-        self.doorbell = doorbell or sessionmaker.kw.get("info", {}).get(POUCH_DUE_KEY, PouchDue())
+        # The wake-ups of the app whose sessionmaker this is: its saves tell it of due Pouches.
+        self.wakeups = wakeups_in(sessionmaker)
         self.before_commit = before_commit
         self._loop = Loop(logger, "Pouch runner", POLL_SECONDS)
-
-    def wake(self) -> None:
-        """Look for due games now (an early Pouch, a resume) instead of at the next poll."""
-        self._loop.wake()
-
-    def stop(self) -> None:
-        """Ask `run_forever` to return after its current pass (no query cut in half)."""
-        self._loop.stop()
 
     async def run_once(self) -> int:
         """Resolve everything due now, catching up missed days; returns the Pouches resolved."""
@@ -115,13 +105,14 @@ class PouchRunner:
 
     async def run_forever(self) -> None:
         """Run passes until cancelled, sleeping until the next deadline or a wake-up."""
-        self.doorbell.on_pouch_due(self.wake)
+        self.wakeups.on_due(POUCH_RUNNER, self.wake)
         try:
-            await self._loop.run(self._pass)
+            await self._loop.run(self.one_pass)
         finally:
-            self.doorbell.off_pouch_due(self.wake)
+            self.wakeups.off_due(POUCH_RUNNER, self.wake)
 
-    async def _pass(self) -> float:
+    async def one_pass(self) -> float:
+        """Resolve what is due; sleep until the next deadline."""
         await self.run_once()
         return await self.seconds_to_next()
 
@@ -176,13 +167,12 @@ class PouchRunner:
         resume(game, game.pause_ends_at)
         hours = int(table_limits.MAX_PAUSE.total_seconds() // 3600)
         text = f"The pause ran out after {hours} hours; the clock runs."
-        notice = announce(db, game, "pause_expired", text)
-        seq = await journal_events(db, game.public_id, [notice])
+        write = write_to(db, game)
+        write.journal([announce(db, game, "pause_expired", text)])
         try:
-            await commit(db)
+            await write.commit()
         except Conflict:
             return None
-        await wake_game(db, game.public_id, seq)
         return "resumed"
 
     async def _resolve(self, db: AsyncSession, game: StationGame) -> str | None:
@@ -192,7 +182,8 @@ class PouchRunner:
         state = await load_state(db, game)
         day = state.day
         early = game.early_pouch and all_done(state)  # S41
-        new_state, events = apply(state, ResolvePouch())
+        write = write_to(db, game)
+        new_state, _ = write.apply(state, ResolvePouch())  # the Cable, results: same commit
         game.version += 1
         game.table_version = game.version  # pages built before the Pouch are stale now
         follow_engine(game, new_state, self.clock.now())
@@ -205,7 +196,7 @@ class PouchRunner:
                 game_id=game.id,
                 seq=game.version,
                 day=day,
-                action=action_to_json(ResolvePouch()),
+                action=write.action_json(ResolvePouch()),
                 user_id=None,
             )
         )
@@ -221,14 +212,13 @@ class PouchRunner:
         )
         if self.before_commit is not None:
             await self.before_commit(game, day)
-        seq = await journal_events(db, game.public_id, events)  # the Cable, results: same commit
+        write.reached(game.version, new_state)
+        public_id = game.public_id
         try:
-            await commit(db)
+            await write.commit()
         except Conflict:
-            logger.info("game %s day %d: another writer got there first", game.public_id, day)
+            logger.info("game %s day %d: another writer got there first", public_id, day)
             return None
-        remember(game.public_id, game.version, new_state)
-        await wake_game(db, game.public_id, seq)
         logger.info("game %s: Pouch of day %d resolved by %s", game.public_id, day, self.name)
         return "pouch"
 

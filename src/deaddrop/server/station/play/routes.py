@@ -9,12 +9,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
 
-from litestar import Response, Router, post
-from litestar.di import NamedDependency
-from litestar.params import FromPath
-from litestar.response import Redirect
+from litestar import Router
+from litestar.handlers import HTTPRouteHandler
 
 from deaddrop.engine.station import (
     ABSTAIN,
@@ -24,7 +21,7 @@ from deaddrop.engine.station import (
     MarkDone,
     SaveOperation,
     SaveOrder,
-    StationState,
+    State,
     WithdrawOperation,
     WithdrawVote,
 )
@@ -35,10 +32,13 @@ from deaddrop.server.hosting.refusals import Refused
 from deaddrop.server.station.game.access import access_game_for_player
 from deaddrop.server.station.game.http import (
     AnyRequest,
+    Reply,
     answer,
     back_to,
     fields_of,
     flag,
+    game_paths,
+    game_post,
     refuse,
     version_of,
 )
@@ -46,16 +46,12 @@ from deaddrop.server.station.game.store import load_state
 from deaddrop.server.station.game.writes import table_epoch
 from deaddrop.server.station.play.service import do_act
 
-ClockDep = NamedDependency[Clock]
-"""Annotation of a handler parameter `clock`: the app's clock (a manual one in tests)."""
-Reply = Response[Any] | Redirect
-
 
 @dataclass(frozen=True)
 class Posted:
     """A save as posted, with what is needed to read it: the state and the actor's seat."""
 
-    state: StationState
+    state: State
     seat: int
     fields: dict[str, str]
 
@@ -100,98 +96,76 @@ async def _save(
     )
 
 
-def _paths(tail: str) -> list[str]:
-    return [f"/games/{{game_id:str}}/{tail}", f"/api/games/{{game_id:str}}/{tail}"]
+def save_route(tail: str, name: str, tab: str, message: str, read: Reader) -> HTTPRouteHandler:
+    """The endpoint of one kind of save: `read` turns the posted form into the engine's action
+    (its docstring is the endpoint's); back on `tab` with `message`."""
+
+    async def endpoint(request: AnyRequest, db: DB, me: Me, clock: Clock, game_id: str) -> Reply:
+        return await _save(request, db, me, clock, game_id, tab, read, message)
+
+    return game_post(game_paths("", tail), name, endpoint, read.__doc__)
 
 
-@post(_paths("operation"), name="station_operation")
-async def save_operation(
-    request: AnyRequest, db: DB, me: Me, clock: ClockDep, game_id: FromPath[str]
-) -> Reply:
+def _operation(posted: Posted) -> Action:
     """Save (or change) one's own Operation: field `target`, a codename (S7, S9)."""
-
-    def read(posted: Posted) -> Action:
-        return SaveOperation(posted.seat, posted.seat_of("target"))
-
-    return await _save(request, db, me, clock, game_id, "operations", read, "Operation saved.")
+    return SaveOperation(posted.seat, posted.seat_of("target"))
 
 
-@post(_paths("order"), name="station_order")
-async def save_order(
-    request: AnyRequest, db: DB, me: Me, clock: ClockDep, game_id: FromPath[str]
-) -> Reply:
+def _order(posted: Posted) -> Action:
     """File the Ring order: fields `target` and `performer`, codenames (S10, S11)."""
-
-    def read(posted: Posted) -> Action:
-        return SaveOrder(posted.seat, posted.seat_of("target"), posted.seat_of("performer"))
-
-    return await _save(request, db, me, clock, game_id, "operations", read, "Ring order filed.")
+    return SaveOrder(posted.seat, posted.seat_of("target"), posted.seat_of("performer"))
 
 
-@post(_paths("operation/withdraw"), name="station_withdraw_operation")
-async def withdraw_operation(
-    request: AnyRequest, db: DB, me: Me, clock: ClockDep, game_id: FromPath[str]
-) -> Reply:
+def _withdraw_operation(posted: Posted) -> Action:
     """Withdraw today's Operation or order: back to No action (S7)."""
-
-    def read(posted: Posted) -> Action:
-        return WithdrawOperation(posted.seat)
-
-    message = "Operation withdrawn: no action today."
-    return await _save(request, db, me, clock, game_id, "operations", read, message)
+    return WithdrawOperation(posted.seat)
 
 
-@post(_paths("vote"), name="station_vote")
-async def cast_vote(
-    request: AnyRequest, db: DB, me: Me, clock: ClockDep, game_id: FromPath[str]
-) -> Reply:
+def _vote(posted: Posted) -> Action:
     """Vote: field `vote`, a codename or `abstain` (S21)."""
-
-    def read(posted: Posted) -> Action:
-        if posted.fields.get("vote", "").strip().lower() == "abstain":
-            return CastVote(posted.seat, ABSTAIN)
-        return CastVote(posted.seat, posted.seat_of("vote"))
-
-    return await _save(request, db, me, clock, game_id, "floor", read, "Vote saved.")
+    if posted.fields.get("vote", "").strip().lower() == "abstain":
+        return CastVote(posted.seat, ABSTAIN)
+    return CastVote(posted.seat, posted.seat_of("vote"))
 
 
-@post(_paths("vote/withdraw"), name="station_withdraw_vote")
-async def withdraw_vote(
-    request: AnyRequest, db: DB, me: Me, clock: ClockDep, game_id: FromPath[str]
-) -> Reply:
+def _withdraw_vote(posted: Posted) -> Action:
     """Withdraw today's vote: it counts as Abstain (S7)."""
-
-    def read(posted: Posted) -> Action:
-        return WithdrawVote(posted.seat)
-
-    message = "Vote withdrawn: you abstain unless you vote again."
-    return await _save(request, db, me, clock, game_id, "floor", read, message)
+    return WithdrawVote(posted.seat)
 
 
-@post(_paths("final-cable"), name="station_final_cable")
-async def edit_final_cable(
-    request: AnyRequest, db: DB, me: Me, clock: ClockDep, game_id: FromPath[str]
-) -> Reply:
+def _final_cable(posted: Posted) -> Action:
     """Replace one's Final Cable: field `text`, at most 2,000 characters (S32)."""
-
-    def read(posted: Posted) -> Action:
-        # Browsers send CRLF line ends; store the text as the person sees it.
-        return EditFinalCable(posted.seat, posted.fields.get("text", "").replace("\r\n", "\n"))
-
-    return await _save(request, db, me, clock, game_id, "dossier", read, "Final Cable saved.")
+    # Browsers send CRLF line ends; store the text as the person sees it.
+    return EditFinalCable(posted.seat, posted.fields.get("text", "").replace("\r\n", "\n"))
 
 
-@post(_paths("done"), name="station_done")
-async def mark_done(
-    request: AnyRequest, db: DB, me: Me, clock: ClockDep, game_id: FromPath[str]
-) -> Reply:
+def _done(posted: Posted) -> Action:
     """Mark oneself done (`done=yes`) or not (`done=no`) for the day (S41)."""
+    return MarkDone(posted.seat, "done" not in posted.fields or flag(posted.fields, "done"))
 
-    def read(posted: Posted) -> Action:
-        return MarkDone(posted.seat, "done" not in posted.fields or flag(posted.fields, "done"))
 
-    return await _save(request, db, me, clock, game_id, "operations", read, "Sign-off noted.")
-
+OPS, FLOOR = "operations", "floor"
+save_operation = save_route("operation", "station_operation", OPS, "Operation saved.", _operation)
+save_order = save_route("order", "station_order", OPS, "Ring order filed.", _order)
+withdraw_operation = save_route(
+    "operation/withdraw",
+    "station_withdraw_operation",
+    OPS,
+    "Operation withdrawn: no action today.",
+    _withdraw_operation,
+)
+cast_vote = save_route("vote", "station_vote", FLOOR, "Vote saved.", _vote)
+withdraw_vote = save_route(
+    "vote/withdraw",
+    "station_withdraw_vote",
+    FLOOR,
+    "Vote withdrawn: you abstain unless you vote again.",
+    _withdraw_vote,
+)
+edit_final_cable = save_route(
+    "final-cable", "station_final_cable", "dossier", "Final Cable saved.", _final_cable
+)
+mark_done = save_route("done", "station_done", OPS, "Sign-off noted.", _done)
 
 router = Router(
     path="/",

@@ -10,36 +10,29 @@ from datetime import datetime
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from deaddrop.engine.core.errors import IllegalAction
 from deaddrop.engine.core.events import Event
 from deaddrop.engine.station import (
     Action,
     RemovePlayer,
-    StationState,
+    State,
     all_done,
-    apply,
 )
-from deaddrop.engine.station.codec import action_to_json
 from deaddrop.server.clock import Clock
 from deaddrop.server.hosting.refusals import Refused, Stale
+from deaddrop.server.hosting.transaction import Conflict, check_version
 from deaddrop.server.station.game.access import GameContext
 from deaddrop.server.station.game.models import (
     StationAction,
     StationGame,
 )
-from deaddrop.server.station.game.refusals import explain
-from deaddrop.server.station.game.store import load_state, remember
+from deaddrop.server.station.game.store import STATION, load_state, write_to
 from deaddrop.server.station.game.writes import (
-    Conflict,
     announce,
-    commit,
     follow_engine,
     reload_context,
     table_epoch,
-    writer_lock,
 )
-from deaddrop.server.station.live.stream import journal_events, wake_game
-from deaddrop.server.station.play.pouch_due import pouch_due_of
+from deaddrop.server.station.play.pouch_due import POUCH_RUNNER
 
 ATTEMPTS = 5
 """How often a play action is retried when another process wrote to the game first."""
@@ -49,7 +42,7 @@ ATTEMPTS = 5
 class Acted:
     """What a stored action did."""
 
-    state: StationState
+    state: State
     """The game after it."""
     version: int
     """The game's version after it."""
@@ -83,7 +76,7 @@ async def do_act(
     player did not see. IllegalAction becomes `Refused` with the rule in plain words.
     """
     game = context.game
-    lock = writer_lock(game.public_id)
+    lock = STATION.writer_lock(game.public_id)
     waited = lock.locked()
     async with lock:
         if waited:
@@ -91,10 +84,8 @@ async def do_act(
         for attempt in range(ATTEMPTS):
             if not _still_holds_seat(context):
                 raise Refused("The host has handed your seat to someone else.")
-            if expected_version is not None and await _stale(db, game, expected_version):
-                raise Stale(
-                    "The game moved on since this page was loaded. Reload it and try again."
-                )
+            if expected_version is not None:
+                check_version(expected_version, await _epoch(db, game, expected_version), _STALE)
             try:
                 return await _act_once(db, context, action, clock.now(), announcement)
             except Conflict:
@@ -104,12 +95,15 @@ async def do_act(
     raise Stale("Many saves arrived at once and this one could not get through; try again.")
 
 
-async def _stale(db: AsyncSession, game: StationGame, expected: int) -> bool:
-    """Whether a page built at `table_epoch` `expected` is older than the game now (a lobby has
-    no state: its refusal is that it has not started)."""
+_STALE = "The game moved on since this page was loaded. Reload it and try again."
+
+
+async def _epoch(db: AsyncSession, game: StationGame, expected: int) -> int:
+    """The game's `table_epoch` now (a lobby has no state: `expected`, for its refusal is that
+    it has not started)."""
     if game.setup is None:
-        return False
-    return expected != table_epoch(await load_state(db, game))
+        return expected
+    return table_epoch(await load_state(db, game))
 
 
 def _still_holds_seat(context: GameContext) -> bool:
@@ -129,10 +123,8 @@ async def _act_once(
     game = context.game
     check_playable(game, now, paused_ok=isinstance(action, RemovePlayer))  # S40: removal too
     state = await load_state(db, game)
-    try:
-        new_state, events = apply(state, action)
-    except IllegalAction as error:
-        raise explain(error) from None
+    write = write_to(db, game)
+    new_state, events = write.apply(state, action)  # the engine's audiences, same commit
     game.version += 1
     if isinstance(action, RemovePlayer):
         game.table_version = game.version  # pages from before the removal are stale
@@ -144,17 +136,14 @@ async def _act_once(
             game_id=game.id,
             seq=game.version,
             day=state.day,
-            action=action_to_json(action),
+            action=write.action_json(action),
             user_id=context.user.id if context.user is not None else None,
         )
     )
-    journaled = list(events)
     if announcement is not None:
-        journaled.append(announce(db, game, *announcement))
-    seq = await journal_events(db, game.public_id, journaled)  # the engine's audiences, same commit
-    await commit(db)
-    remember(game.public_id, game.version, new_state)
-    await wake_game(db, game.public_id, seq)
+        write.journal([announce(db, game, *announcement)])
+    write.reached(game.version, new_state)
     if game.deadline is not None and game.deadline <= now:
-        pouch_due_of(db).pouch_due()
+        write.due(POUCH_RUNNER)
+    await write.commit()
     return Acted(new_state, game.version, events)

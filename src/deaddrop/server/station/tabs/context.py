@@ -157,15 +157,7 @@ def cable_entry(cable: JSON) -> Context:
     abstain = tally.pop("abstain", 0)
     return {
         "day": cable["day"],
-        "deaths": [
-            {
-                "codename": death["codename"],
-                "causes": causes_text(death["causes"]),
-                "faction": faction_name(death["faction"]),
-                "final_cable": death["final_cable"],
-            }
-            for death in cable["deaths"]
-        ],
+        "deaths": [{"codename": d["codename"], **_death_words(d)} for d in cable["deaths"]],
         "rumor": cable["rumor"]["text"] if cable["rumor"] else None,
         "votes": [{"voter": v["voter"], "vote": vote_text(v["vote"])} for v in cable["votes"]],
         "tally": sorted(tally.items(), key=lambda item: (-item[1], item[0])),
@@ -179,8 +171,12 @@ def cable_entry(cable: JSON) -> Context:
 
 def _death(death: JSON) -> Context:
     """A roster death in words."""
+    return {"day": death["day"], **_death_words(death)}
+
+
+def _death_words(death: JSON) -> Context:
+    """What every list says of a death: its causes, the faction and the Final Cable."""
     return {
-        "day": death["day"],
         "causes": causes_text(death["causes"]),
         "faction": faction_name(death["faction"]),
         "final_cable": death["final_cable"],  # S23: published with the death, removals too

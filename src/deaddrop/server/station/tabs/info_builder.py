@@ -5,7 +5,7 @@ from __future__ import annotations
 from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from deaddrop.engine.station import StationState
+from deaddrop.engine.station import State
 from deaddrop.server.accounts.models import User
 from deaddrop.server.station.chat.models import StationMessage
 from deaddrop.server.station.game.access import GameContext
@@ -25,7 +25,7 @@ def spectator_path(game: StationGame) -> str | None:
     return None if game.spectator_token is None else f"/watch/{game.spectator_token}"
 
 
-async def build_game_info(db: AsyncSession, context: GameContext, state: StationState) -> GameInfo:
+async def build_game_info(db: AsyncSession, context: GameContext, state: State) -> GameInfo:
     """What the tabs need besides the engine's view, for the context's viewer."""
     game = context.game
     seats = await seat_infos(db, game, state)
@@ -58,9 +58,7 @@ async def build_game_info(db: AsyncSession, context: GameContext, state: Station
     )
 
 
-async def seat_infos(
-    db: AsyncSession, game: StationGame, state: StationState
-) -> tuple[SeatInfo, ...]:
+async def seat_infos(db: AsyncSession, game: StationGame, state: State) -> tuple[SeatInfo, ...]:
     """Per seat: previous holders, inactivity, and the person's name once the game is over."""
     rows = (
         await db.execute(
@@ -106,7 +104,7 @@ async def seat_infos(
 
 
 def is_inactive_now(
-    state: StationState, seat: int, first_full_day: int, posted_days: frozenset[int] = frozenset()
+    state: State, seat: int, first_full_day: int, posted_days: frozenset[int] = frozenset()
 ) -> bool:
     """Inactive two days running (table_limits.py), as the last Pouch left it.
 

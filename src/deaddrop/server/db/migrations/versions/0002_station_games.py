@@ -7,57 +7,47 @@ Created: 2026-11-29
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
-import sqlalchemy as sa
 from alembic import op
+
+from deaddrop.server.db.migrations import schema
 
 revision: str = "0002"
 down_revision: str | None = "0001"
-branch_labels: str | Sequence[str] | None = None
-depends_on: str | Sequence[str] | None = None
 
 
 def upgrade() -> None:
     """Create the six `station_*` tables."""
-    op.create_table(
+    schema.create_with_id(
         "station_games",
-        sa.Column("id", sa.Integer(), nullable=False),
-        sa.Column("public_id", sa.String(length=32), nullable=False),
-        sa.Column("invite_token", sa.String(length=32), nullable=False),
-        sa.Column("spectator_token", sa.String(length=32), nullable=True),
-        sa.Column("host_id", sa.Integer(), nullable=False),
-        sa.Column("title", sa.String(length=80), nullable=False),
-        sa.Column("status", sa.String(length=10), nullable=False),
-        sa.Column("pouch_minute", sa.Integer(), nullable=False),
-        sa.Column("time_zone", sa.String(length=64), nullable=False),
-        sa.Column("day_minutes", sa.Integer(), nullable=False),
-        sa.Column("early_pouch", sa.Boolean(), nullable=False),
-        sa.Column("setup", sa.JSON(), nullable=True),
-        sa.Column("version", sa.Integer(), nullable=False),
-        sa.Column("table_version", sa.Integer(), nullable=False),
-        sa.Column("day", sa.Integer(), nullable=False),
-        sa.Column("deadline", sa.DateTime(timezone=True), nullable=True),
-        sa.Column("day_extended_seconds", sa.Integer(), nullable=False),
-        sa.Column("paused_remaining_seconds", sa.Integer(), nullable=True),
-        sa.Column("pause_ends_at", sa.DateTime(timezone=True), nullable=True),
-        sa.Column("winner", sa.String(length=10), nullable=True),
-        sa.Column("lobby_size", sa.Integer(), nullable=False),
-        sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
-        sa.Column("started_at", sa.DateTime(timezone=True), nullable=True),
-        sa.Column("ended_at", sa.DateTime(timezone=True), nullable=True),
-        sa.Column("updated_at", sa.DateTime(timezone=True), nullable=False),
-        sa.Column("row_version", sa.Integer(), nullable=False),
-        sa.ForeignKeyConstraint(
-            ["host_id"],
-            ["users.id"],
-            name=op.f("fk_station_games_host_id_users"),
-            ondelete="CASCADE",
-        ),
-        sa.PrimaryKeyConstraint("id", name=op.f("pk_station_games")),
-        sa.UniqueConstraint("invite_token", name=op.f("uq_station_games_invite_token")),
-        sa.UniqueConstraint("public_id", name=op.f("uq_station_games_public_id")),
-        sa.UniqueConstraint("spectator_token", name=op.f("uq_station_games_spectator_token")),
+        schema.string("public_id", 32),
+        schema.string("invite_token", 32),
+        schema.string("spectator_token", 32, null=True),
+        schema.integer("host_id"),
+        schema.string("title", 80),
+        schema.string("status", 10),
+        schema.integer("pouch_minute"),
+        schema.string("time_zone", 64),
+        schema.integer("day_minutes"),
+        schema.boolean("early_pouch"),
+        schema.json("setup", null=True),
+        schema.integer("version"),
+        schema.integer("table_version"),
+        schema.integer("day"),
+        schema.moment("deadline", null=True),
+        schema.integer("day_extended_seconds"),
+        schema.integer("paused_remaining_seconds", null=True),
+        schema.moment("pause_ends_at", null=True),
+        schema.string("winner", 10, null=True),
+        schema.integer("lobby_size"),
+        schema.moment("created_at"),
+        schema.moment("started_at", null=True),
+        schema.moment("ended_at", null=True),
+        schema.moment("updated_at"),
+        schema.integer("row_version"),
+        schema.references("station_games", "host_id", "users"),
+        schema.unique("station_games", "invite_token"),
+        schema.unique("station_games", "public_id"),
+        schema.unique("station_games", "spectator_token"),
     )
     op.create_index("ix_station_games_host_id", "station_games", ["host_id"], unique=False)
     op.create_index(
@@ -65,113 +55,65 @@ def upgrade() -> None:
     )
     op.create_table(
         "station_actions",
-        sa.Column("game_id", sa.Integer(), nullable=False),
-        sa.Column("seq", sa.Integer(), nullable=False),
-        sa.Column("day", sa.Integer(), nullable=False),
-        sa.Column("action", sa.JSON(), nullable=False),
-        sa.Column("user_id", sa.Integer(), nullable=True),
-        sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
-        sa.ForeignKeyConstraint(
-            ["game_id"],
-            ["station_games.id"],
-            name=op.f("fk_station_actions_game_id_station_games"),
-            ondelete="CASCADE",
-        ),
-        sa.ForeignKeyConstraint(
-            ["user_id"],
-            ["users.id"],
-            name=op.f("fk_station_actions_user_id_users"),
-            ondelete="SET NULL",
-        ),
-        sa.PrimaryKeyConstraint("game_id", "seq", name=op.f("pk_station_actions")),
+        schema.integer("game_id"),
+        schema.integer("seq"),
+        schema.integer("day"),
+        schema.json("action"),
+        schema.integer("user_id", null=True),
+        schema.moment("created_at"),
+        schema.references("station_actions", "game_id", "station_games"),
+        schema.references("station_actions", "user_id", "users", ondelete="SET NULL"),
+        schema.primary_key("station_actions", "game_id", "seq"),
     )
-    op.create_table(
+    schema.create_with_id(
         "station_announcements",
-        sa.Column("id", sa.Integer(), nullable=False),
-        sa.Column("game_id", sa.Integer(), nullable=False),
-        sa.Column("day", sa.Integer(), nullable=False),
-        sa.Column("kind", sa.String(length=20), nullable=False),
-        sa.Column("text", sa.Text(), nullable=False),
-        sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
-        sa.ForeignKeyConstraint(
-            ["game_id"],
-            ["station_games.id"],
-            name=op.f("fk_station_announcements_game_id_station_games"),
-            ondelete="CASCADE",
-        ),
-        sa.PrimaryKeyConstraint("id", name=op.f("pk_station_announcements")),
+        schema.integer("game_id"),
+        schema.integer("day"),
+        schema.string("kind", 20),
+        schema.text("text"),
+        schema.moment("created_at"),
+        schema.references("station_announcements", "game_id", "station_games"),
     )
     op.create_index(
         "ix_station_announcements_game_id", "station_announcements", ["game_id"], unique=False
     )
-    op.create_table(
+    schema.create_with_id(
         "station_pouches",
-        sa.Column("id", sa.Integer(), nullable=False),
-        sa.Column("game_id", sa.Integer(), nullable=False),
-        sa.Column("day", sa.Integer(), nullable=False),
-        sa.Column("seq", sa.Integer(), nullable=False),
-        sa.Column("deadline", sa.DateTime(timezone=True), nullable=False),
-        sa.Column("early", sa.Boolean(), nullable=False),
-        sa.Column("runner", sa.String(length=64), nullable=False),
-        sa.Column("resolved_at", sa.DateTime(timezone=True), nullable=False),
-        sa.ForeignKeyConstraint(
-            ["game_id"],
-            ["station_games.id"],
-            name=op.f("fk_station_pouches_game_id_station_games"),
-            ondelete="CASCADE",
-        ),
-        sa.PrimaryKeyConstraint("id", name=op.f("pk_station_pouches")),
-        sa.UniqueConstraint("game_id", "day", name=op.f("uq_station_pouches_game_id_day")),
+        schema.integer("game_id"),
+        schema.integer("day"),
+        schema.integer("seq"),
+        schema.moment("deadline"),
+        schema.boolean("early"),
+        schema.string("runner", 64),
+        schema.moment("resolved_at"),
+        schema.references("station_pouches", "game_id", "station_games"),
+        schema.unique("station_pouches", "game_id", "day"),
     )
-    op.create_table(
+    schema.create_with_id(
         "station_seat_holders",
-        sa.Column("id", sa.Integer(), nullable=False),
-        sa.Column("game_id", sa.Integer(), nullable=False),
-        sa.Column("seat", sa.Integer(), nullable=False),
-        sa.Column("user_id", sa.Integer(), nullable=False),
-        sa.Column("from_day", sa.Integer(), nullable=False),
-        sa.Column("until_day", sa.Integer(), nullable=False),
-        sa.Column("replaced_at", sa.DateTime(timezone=True), nullable=False),
-        sa.ForeignKeyConstraint(
-            ["game_id"],
-            ["station_games.id"],
-            name=op.f("fk_station_seat_holders_game_id_station_games"),
-            ondelete="CASCADE",
-        ),
-        sa.ForeignKeyConstraint(
-            ["user_id"],
-            ["users.id"],
-            name=op.f("fk_station_seat_holders_user_id_users"),
-            ondelete="CASCADE",
-        ),
-        sa.PrimaryKeyConstraint("id", name=op.f("pk_station_seat_holders")),
+        schema.integer("game_id"),
+        schema.integer("seat"),
+        schema.integer("user_id"),
+        schema.integer("from_day"),
+        schema.integer("until_day"),
+        schema.moment("replaced_at"),
+        schema.references("station_seat_holders", "game_id", "station_games"),
+        schema.references("station_seat_holders", "user_id", "users"),
     )
     op.create_index(
         "ix_station_seat_holders_game_id", "station_seat_holders", ["game_id"], unique=False
     )
-    op.create_table(
+    schema.create_with_id(
         "station_seats",
-        sa.Column("id", sa.Integer(), nullable=False),
-        sa.Column("game_id", sa.Integer(), nullable=False),
-        sa.Column("user_id", sa.Integer(), nullable=False),
-        sa.Column("seat", sa.Integer(), nullable=True),
-        sa.Column("first_full_day", sa.Integer(), nullable=False),
-        sa.Column("joined_at", sa.DateTime(timezone=True), nullable=False),
-        sa.ForeignKeyConstraint(
-            ["game_id"],
-            ["station_games.id"],
-            name=op.f("fk_station_seats_game_id_station_games"),
-            ondelete="CASCADE",
-        ),
-        sa.ForeignKeyConstraint(
-            ["user_id"],
-            ["users.id"],
-            name=op.f("fk_station_seats_user_id_users"),
-            ondelete="CASCADE",
-        ),
-        sa.PrimaryKeyConstraint("id", name=op.f("pk_station_seats")),
-        sa.UniqueConstraint("game_id", "seat", name=op.f("uq_station_seats_game_id_seat")),
-        sa.UniqueConstraint("game_id", "user_id", name=op.f("uq_station_seats_game_id_user_id")),
+        schema.integer("game_id"),
+        schema.integer("user_id"),
+        schema.integer("seat", null=True),
+        schema.integer("first_full_day"),
+        schema.moment("joined_at"),
+        schema.references("station_seats", "game_id", "station_games"),
+        schema.references("station_seats", "user_id", "users"),
+        schema.unique("station_seats", "game_id", "seat"),
+        schema.unique("station_seats", "game_id", "user_id"),
     )
     op.create_index("ix_station_seats_user_id", "station_seats", ["user_id"], unique=False)
 

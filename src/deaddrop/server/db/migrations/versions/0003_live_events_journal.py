@@ -7,31 +7,26 @@ Created: 2026-11-29 12:21:40.172465
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
-import sqlalchemy as sa
 from alembic import op
+
+from deaddrop.server.db.migrations import schema
 
 revision: str = "0003"
 down_revision: str | None = "0002"
-branch_labels: str | Sequence[str] | None = None
-depends_on: str | Sequence[str] | None = None
 
 
 def upgrade() -> None:
     """Create `live_events`."""
-    op.create_table(
+    schema.create_with_id(
         "live_events",
-        sa.Column("id", sa.Integer(), nullable=False),
-        sa.Column("stream", sa.String(length=64), nullable=False),
-        sa.Column("seq", sa.Integer(), nullable=False),
-        sa.Column("kind", sa.String(length=40), nullable=False),
-        sa.Column("public", sa.Boolean(), nullable=False),
-        sa.Column("seats", sa.JSON(), nullable=False),
-        sa.Column("payload", sa.JSON(), nullable=False),
-        sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
-        sa.PrimaryKeyConstraint("id", name=op.f("pk_live_events")),
-        sa.UniqueConstraint("stream", "seq", name=op.f("uq_live_events_stream_seq")),
+        schema.string("stream", 64),
+        schema.integer("seq"),
+        schema.string("kind", 40),
+        schema.boolean("public"),
+        schema.json("seats"),
+        schema.json("payload"),
+        schema.moment("created_at"),
+        schema.unique("live_events", "stream", "seq"),
     )
 
 

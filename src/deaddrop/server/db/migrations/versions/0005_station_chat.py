@@ -7,35 +7,25 @@ Created: 2026-11-29 13:06:34.500877
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
-import sqlalchemy as sa
 from alembic import op
+
+from deaddrop.server.db.migrations import schema
 
 revision: str = "0005"
 down_revision: str | None = "0004"
-branch_labels: str | Sequence[str] | None = None
-depends_on: str | Sequence[str] | None = None
 
 
 def upgrade() -> None:
     """Create `station_messages`."""
-    op.create_table(
+    schema.create_with_id(
         "station_messages",
-        sa.Column("id", sa.Integer(), nullable=False),
-        sa.Column("game_id", sa.Integer(), nullable=False),
-        sa.Column("channel", sa.String(length=16), nullable=False),
-        sa.Column("day", sa.Integer(), nullable=False),
-        sa.Column("seat", sa.Integer(), nullable=False),
-        sa.Column("text", sa.Text(), nullable=False),
-        sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
-        sa.ForeignKeyConstraint(
-            ["game_id"],
-            ["station_games.id"],
-            name=op.f("fk_station_messages_game_id_station_games"),
-            ondelete="CASCADE",
-        ),
-        sa.PrimaryKeyConstraint("id", name=op.f("pk_station_messages")),
+        schema.integer("game_id"),
+        schema.string("channel", 16),
+        schema.integer("day"),
+        schema.integer("seat"),
+        schema.text("text"),
+        schema.moment("created_at"),
+        schema.references("station_messages", "game_id", "station_games"),
     )
     with op.batch_alter_table("station_messages", schema=None) as batch_op:
         batch_op.create_index(

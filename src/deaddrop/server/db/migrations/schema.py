@@ -1,0 +1,71 @@
+"""What the migrations build tables from, named by the project's conventions (`pk_<table>`,
+`uq_<table>_<columns>`, `fk_<table>_<column>_<target>`), so that each migration reads as the
+schema it makes. Released migrations call these: what a call produces must never change (add a
+new helper instead); `tests/server/test_migrations.py` checks the result against the models.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import sqlalchemy as sa
+from alembic import op
+
+
+def integer(name: str, *, null: bool = False) -> sa.Column[Any]:
+    """An integer column."""
+    return sa.Column(name, sa.Integer(), nullable=null)
+
+
+def string(name: str, length: int, *, null: bool = False) -> sa.Column[Any]:
+    """A string column of at most `length` characters."""
+    return sa.Column(name, sa.String(length=length), nullable=null)
+
+
+def text(name: str, *, null: bool = False) -> sa.Column[Any]:
+    """A text column of any length."""
+    return sa.Column(name, sa.Text(), nullable=null)
+
+
+def boolean(name: str, *, null: bool = False) -> sa.Column[Any]:
+    """A yes/no column."""
+    return sa.Column(name, sa.Boolean(), nullable=null)
+
+
+def json(name: str, *, null: bool = False) -> sa.Column[Any]:
+    """A JSON column."""
+    return sa.Column(name, sa.JSON(), nullable=null)
+
+
+def binary(name: str, *, null: bool = False) -> sa.Column[Any]:
+    """A bytes column."""
+    return sa.Column(name, sa.LargeBinary(), nullable=null)
+
+
+def moment(name: str, *, null: bool = False) -> sa.Column[Any]:
+    """An aware UTC time (`UTCDateTime` in the models)."""
+    return sa.Column(name, sa.DateTime(timezone=True), nullable=null)
+
+
+def primary_key(table: str, *columns: str) -> sa.PrimaryKeyConstraint:
+    """The table's primary key over `columns`."""
+    return sa.PrimaryKeyConstraint(*columns, name=op.f(f"pk_{table}"))
+
+
+def unique(table: str, *columns: str) -> sa.UniqueConstraint:
+    """A unique constraint over `columns`."""
+    return sa.UniqueConstraint(*columns, name=op.f(f"uq_{table}_{'_'.join(columns)}"))
+
+
+def references(
+    table: str, column: str, target: str, *, ondelete: str = "CASCADE"
+) -> sa.ForeignKeyConstraint:
+    """`column` refers to a row of `target` (by its id); deleting that row does `ondelete`."""
+    return sa.ForeignKeyConstraint(
+        [column], [f"{target}.id"], name=op.f(f"fk_{table}_{column}_{target}"), ondelete=ondelete
+    )
+
+
+def create_with_id(table: str, *items: Any) -> None:
+    """Create a table whose primary key is an integer `id`, its first column."""
+    op.create_table(table, integer("id"), *items, primary_key(table, "id"))

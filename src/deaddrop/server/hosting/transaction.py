@@ -1,0 +1,121 @@
+"""One writer's transaction on one game, for every game alike.
+
+A write applies decisions through the engine (a refusal comes back in the game's own words),
+journals what they told whom with the engine's audiences in the same transaction, and commits;
+a lost race for the game row (its version) or for a log or journal key becomes `Conflict` and
+nothing is stored. Only after the commit are the states it reached cached, the game's open
+pages woken and the background jobs it made due told.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import Any, Generic, TypeVar
+
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.orm.exc import StaleDataError
+
+from deaddrop.engine.core.errors import IllegalAction
+from deaddrop.engine.core.events import Event
+from deaddrop.engine.core.protocol import Engine
+from deaddrop.server.hosting import writers
+from deaddrop.server.hosting.refusals import Refused, Stale
+from deaddrop.server.hosting.states import StateCache
+from deaddrop.server.live import journal
+from deaddrop.server.live.wakeup import wakeups_of
+
+StateT = TypeVar("StateT")
+ActionT = TypeVar("ActionT")
+
+
+class Conflict(Exception):
+    """Another writer changed the game in the meantime; nothing was stored."""
+
+
+@dataclass(frozen=True)
+class Hosted(Generic[StateT, ActionT]):
+    """A game as its host sees it: its engine, its cached states and its wording of refusals."""
+
+    engine: Engine[Any, StateT, ActionT]
+    states: StateCache[StateT]
+    explain: Callable[[IllegalAction], Refused]
+    """The engine's refusal in the game's own words, with the rule cited."""
+
+    def stream(self, public_id: str) -> str:
+        """The journal stream of one game."""
+        return journal.stream_name(self.engine.name, public_id)
+
+    def writer_lock(self, public_id: str) -> asyncio.Lock:
+        """This process's lock for writing one game (server/hosting/writers.py)."""
+        return writers.writer_lock(self.engine.name, public_id)
+
+
+def check_version(expected: int | None, current: int, message: str) -> None:
+    """Refuse as stale a request from a page built at another version than the game's now."""
+    if expected is not None and expected != current:
+        raise Stale(message)
+
+
+class GameWrite(Generic[StateT, ActionT]):
+    """One write to one game, inside the caller's transaction (it holds the writer lock)."""
+
+    def __init__(self, db: AsyncSession, game: Hosted[StateT, ActionT], public_id: str) -> None:
+        self.db = db
+        self.game = game
+        self.public_id = public_id
+        self._events: list[Event] = []
+        self._reached: tuple[int, StateT] | None = None
+        self._due: list[str] = []
+
+    def apply(self, state: StateT, action: ActionT) -> tuple[StateT, tuple[Event, ...]]:
+        """One decision through the engine, its events journaled with this write."""
+        try:
+            new_state, events = self.game.engine.apply(state, action)
+        except IllegalAction as error:
+            raise self.game.explain(error) from None
+        self.journal(events)
+        return new_state, events
+
+    def action_json(self, action: ActionT) -> dict[str, Any]:
+        """An action as the game's log stores it."""
+        return self.game.engine.action_to_json(action)
+
+    def journal(self, events: Iterable[Event]) -> None:
+        """Journal events with this write, in order, each to its own audience."""
+        self._events.extend(events)
+
+    def reached(self, version: int, state: StateT) -> None:
+        """The state the game is in at `version` once this write commits (cached then)."""
+        self._reached = (version, state)
+
+    def due(self, job: str) -> None:
+        """Once committed, tell the background job `job` that work is due now."""
+        self._due.append(job)
+
+    async def commit(self) -> int:
+        """Journal, commit (a lost race: `Conflict`), then cache and wake; the journal's seq
+        (0 when nothing was journaled).
+
+        The journal is not flushed before the commit, so that a lost race for the game row or
+        a sequence number surfaces here, where the caller may retry, not halfway through.
+        """
+        stream = self.game.stream(self.public_id)
+        seq = 0
+        if self._events:
+            seq = await journal.append(self.db, stream, self._events, flush=False)
+        try:
+            await self.db.commit()
+        except (StaleDataError, IntegrityError) as error:
+            await self.db.rollback()
+            raise Conflict() from error
+        self._events = []
+        if self._reached is not None:
+            self.game.states.remember(self.public_id, *self._reached)
+        wakeups = wakeups_of(self.db)
+        await wakeups.stream(stream, seq)
+        for job in self._due:
+            wakeups.due(job)
+        return seq
