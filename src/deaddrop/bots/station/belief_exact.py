@@ -25,9 +25,11 @@ from deaddrop.bots.station.belief_factors import (
     Content,
     Marginals,
     Posterior,
+    VisitFact,
     content_factor,
     honest_weight,
     lie_weight,
+    visit_weight,
 )
 from deaddrop.bots.station.belief_pairs import FactionPairs, fold_pairs
 from deaddrop.bots.station.belief_subsets import StationDeal
@@ -42,6 +44,7 @@ def exact_posterior(ev: Evidence) -> Posterior:
     roles = sorted(set(ev.pool))
     u = {p: {r: ev.unary.get(p, {}).get(r, 1.0) for r in roles} for p in ev.unknown}
     variable = _fold_contents(ev, u)
+    visits = _fold_visits(ev, u)
     claimants: dict[str, set[str]] = {}
     for c in variable:
         if c.honest_possible and c.role in roles and label(c.role) == STATION:
@@ -56,7 +59,7 @@ def exact_posterior(ev: Evidence) -> Posterior:
         weight = 1.0
         for p, r in holders.items():
             weight *= u[p][r]
-        branch = _Branch(ev, u, holders, barred, variable)
+        branch = _Branch(ev, u, holders, barred, variable, visits)
         z, part = branch.posterior()
         if z == 0.0:
             continue
@@ -109,6 +112,26 @@ def _fold_contents(ev: Evidence, u: Weights) -> list[Content]:
     return variable
 
 
+def _fold_visits(ev: Evidence, u: Weights) -> list[VisitFact]:
+    """Visits that name one player of unknown role become unary weights on them (none: a
+    constant, 1 in any game that happened); the rest stay, coupled with the placement."""
+    coupled: list[VisitFact] = []
+    for v in ev.visits:
+        open_ = [p for p in v.players if p not in ev.fixed]
+        if len(open_) > 1:
+            coupled.append(v)
+            continue
+        known = {p: label(r) for p, r in ev.fixed.items()}
+        if not open_ and visit_weight(v, tuple(known[p] for p in v.players), ev.model) == 0.0:
+            raise ValueError("no assignment fits this seat's hard facts")
+        for p in open_:
+            row = u[p]
+            for r in row:
+                labels = tuple(known.get(q, label(r)) for q in v.players)
+                row[r] *= visit_weight(v, labels, ev.model)
+    return coupled
+
+
 class _Branch:
     """The sum over every assignment in which `holders` hold their roles."""
 
@@ -119,8 +142,10 @@ class _Branch:
         holders: Mapping[str, str],
         barred: Sequence[tuple[str, str]],
         variable: Sequence[Content],
+        visits: Sequence[VisitFact],
     ) -> None:
-        self.ev, self.holders, self.variable = ev, holders, variable
+        self.ev, self.holders, self.variable, self.visits = ev, holders, variable, visits
+        self.coupled = bool(variable or visits)
         self.players = tuple(p for p in ev.unknown if p not in holders)
         station = dict.fromkeys(holders, STATION)
         self.known_labels = {c: label(r) for c, r in ev.fixed.items()} | station
@@ -138,9 +163,10 @@ class _Branch:
         slots = tuple(r for r in pool if label(r) == STATION)
         self.deal = StationDeal(self.players, slots, self.u)
         named = {c.author for c in variable} | {t for c in variable for t in c.targets}
+        named |= {p for v in visits for p in v.players}
         self.named = tuple(sorted(named - set(self.known_labels)))
         self.named_set = frozenset(self.named)
-        """The players of unknown label whom the coupled claims name (authors and targets)."""
+        """The players of unknown label whom the coupled claims and visits name."""
         self.claim_memo: dict[tuple[str, ...], float] = {}
         self.ring_sets: dict[frozenset[str], float] = {}
         """The weight of each Ring set (its unknown members) in this branch."""
@@ -171,7 +197,7 @@ class _Branch:
         The coupled claims depend on the Defector's identity only when they name them, so for
         every other Defector the Ring role deals weigh the same: summed once per Ring set."""
         deal, pairs = self.deal, self.pairs
-        if self.variable:
+        if self.coupled:
             terms = [(tw * self._claims(ring, roles, None), roles) for tw, roles in terms]
             inner = sum(tw for tw, _ in terms)
         placed = dict.fromkeys(ring, RING)
@@ -263,4 +289,6 @@ class _Branch:
                 w *= honest_weight(c, targets, m)
             else:
                 w *= lie_weight(c, faction_of_label(author), targets, m)
+        for v in self.visits:
+            w *= visit_weight(v, tuple(labels[p] for p in v.players), m)
         return w
