@@ -1,4 +1,5 @@
-"""The expert Station's Tribunal votes (S21): it decides by its belief before today's votes."""
+"""The expert Station's Tribunal votes (S21): it decides by its belief before today's votes, and
+its seats agree on one counter-vote against a push, so their votes meet."""
 
 from __future__ import annotations
 
@@ -37,3 +38,17 @@ def test_s21_todays_live_votes_are_the_contest_not_the_station_seats_evidence() 
         "KESTREL", "ring"
     )
     assert belief_of(known).p_faction("KESTREL", "ring") > mark  # as evidence it would weigh
+
+
+def test_s2_s21_counter_voters_agree_on_the_earliest_joined_backer_not_cleared() -> None:
+    pushed = _votes([("OWL", "KESTREL"), ("RAVEN", "KESTREL")])
+    falcon, owl, raven = (_seat(pushed, c) for c in ("FALCON", "OWL", "RAVEN"))
+    assert _vote_of(pushed, "FALCON", {"RAVEN": 0.45, "OWL": 0.35}).choice == owl
+    assert _vote_of(pushed, "FALCON", {"RAVEN": 0.45, "OWL": 0.05}).choice == raven
+    assert falcon not in (owl, raven)
+
+
+def test_s21_a_station_seat_joins_the_counter_vote_that_ties_a_push() -> None:
+    tied = _votes([("OWL", "KESTREL"), ("RAVEN", "KESTREL"), ("WREN", "OWL"), ("HERON", "OWL")])
+    vote = _vote_of(tied, "FALCON", {"OWL": 0.4, "RAVEN": 0.4})
+    assert vote.choice == _seat(tied, "OWL")  # three on OWL: the push's backer is recalled
