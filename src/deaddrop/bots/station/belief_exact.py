@@ -22,6 +22,7 @@ from itertools import combinations, permutations
 
 from deaddrop.bots.station.belief_evidence import Evidence
 from deaddrop.bots.station.belief_factors import (
+    RINGLEADER,
     Content,
     Marginals,
     Posterior,
@@ -144,7 +145,7 @@ class _Branch:
         variable: Sequence[Content],
         visits: Sequence[VisitFact],
     ) -> None:
-        self.ev, self.holders, self.variable, self.visits = ev, holders, variable, visits
+        self.ev, self.holders, self.variable = ev, holders, variable
         self.coupled = bool(variable or visits)
         self.players = tuple(p for p in ev.unknown if p not in holders)
         station = dict.fromkeys(holders, STATION)
@@ -163,10 +164,10 @@ class _Branch:
         slots = tuple(r for r in pool if label(r) == STATION)
         self.deal = StationDeal(self.players, slots, self.u)
         named = {c.author for c in variable} | {t for c in variable for t in c.targets}
-        named |= {p for v in visits for p in v.players}
         self.named = tuple(sorted(named - set(self.known_labels)))
         self.named_set = frozenset(self.named)
-        """The players of unknown label whom the coupled claims and visits name."""
+        """The players of unknown label whom the coupled claims name (authors and targets)."""
+        self.visits = _RingleaderVisits(visits, ev, self.known_labels)
         self.claim_memo: dict[tuple[str, ...], float] = {}
         self.ring_sets: dict[frozenset[str], float] = {}
         """The weight of each Ring set (its unknown members) in this branch."""
@@ -198,12 +199,17 @@ class _Branch:
         every other Defector the Ring role deals weigh the same: summed once per Ring set."""
         deal, pairs = self.deal, self.pairs
         if self.coupled:
-            terms = [(tw * self._claims(ring, roles, None), roles) for tw, roles in terms]
+            visits = self.visits.factor
+            terms = [
+                (tw * self._claims(ring, roles, None) * visits(ring, roles, None), roles)
+                for tw, roles in terms
+            ]
             inner = sum(tw for tw, _ in terms)
         placed = dict.fromkeys(ring, RING)
         w_ring = pairs.weight(placed)
         rest = deal.full ^ deal.mask(ring)
         ring_weight = ring_total = 0.0
+        guards = self.visits.guards_of(ring)
         for d in [p for p in self.players if p not in placed] if self.defector else [None]:
             w, station_mask = w_ring, rest
             if d is not None:
@@ -212,7 +218,7 @@ class _Branch:
             station = deal.perm_of(station_mask)
             if w == 0.0 or station == 0.0:
                 continue
-            if d is not None and d in self.named_set:
+            if d is not None and (d in self.named_set or d in guards):
                 x = self._coupled(ring, d, w, station, sums)
             else:
                 x = w * inner
@@ -240,11 +246,12 @@ class _Branch:
     def _coupled(
         self, ring: tuple[str, ...], d: str, w: float, station: float, sums: Weights
     ) -> float:
-        """A placement's weight over its Ring role deals when the claims name its Defector;
+        """A placement's weight over its Ring role deals when its Defector weighs (named by the
+        claims, or a guard of its Ringleader's visits);
         adds the Ring players' role weights."""
         placed_total = 0.0
         for inner, roles in self._ring_terms(ring)[0]:
-            x = w * inner * self._claims(ring, roles, d)
+            x = w * inner * self._claims(ring, roles, d) * self.visits.factor(ring, roles, d)
             placed_total += x
             for p, r in zip(ring, roles, strict=True):
                 sums[p][r] = sums[p].get(r, 0.0) + x * station
@@ -289,6 +296,46 @@ class _Branch:
                 w *= honest_weight(c, targets, m)
             else:
                 w *= lie_weight(c, faction_of_label(author), targets, m)
-        for v in self.visits:
-            w *= visit_weight(v, tuple(labels[p] for p in v.players), m)
+        return w
+
+
+class _RingleaderVisits:
+    """The coupled visits as a factor of a placement. Only the Ringleader's own visits weigh
+    (`visit_weight`: anyone else's weighs 1, S12), so they are indexed by visitor, and the
+    Defector's identity matters only as a guard of its Ringleader's visit (S17, S18)."""
+
+    def __init__(
+        self, visits: Sequence[VisitFact], ev: Evidence, known_labels: Mapping[str, str]
+    ) -> None:
+        self.by_visitor: dict[str, list[VisitFact]] = {}
+        for v in visits:
+            self.by_visitor.setdefault(v.visitor, []).append(v)
+        self.fixed_rl = next((c for c, r in ev.fixed.items() if r == RINGLEADER), None)
+        self.known_labels, self.model = known_labels, ev.model
+        self.guards = {
+            p: frozenset(g for v in vs if v.survived for g in v.guards or ())
+            for p, vs in self.by_visitor.items()
+        }
+
+    def guards_of(self, ring: Sequence[str]) -> frozenset[str]:
+        """The guards of the visits of every player who may be the Ringleader of this Ring."""
+        out = self.guards.get(self.fixed_rl or "", frozenset())
+        for p in ring:
+            out |= self.guards.get(p, frozenset())
+        return out
+
+    def factor(self, ring: Sequence[str], roles: Sequence[str], d: str | None) -> float:
+        """The visits' factor when these Ring players hold these roles and d is the Defector."""
+        placed = dict(zip(ring, roles, strict=True))
+        rl = next((p for p, r in placed.items() if r == RINGLEADER), self.fixed_rl)
+        facts = self.by_visitor.get(rl or "")
+        if not facts:
+            return 1.0
+        if d is not None:
+            placed[d] = "defector"
+        known = self.known_labels
+        w = 1.0
+        for v in facts:
+            labels = tuple(placed.get(p) or known.get(p, STATION) for p in v.players)
+            w *= visit_weight(v, labels, self.model)
         return w
