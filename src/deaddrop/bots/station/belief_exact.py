@@ -198,6 +198,7 @@ class _Branch:
         The coupled claims depend on the Defector's identity only when they name them, so for
         every other Defector the Ring role deals weigh the same: summed once per Ring set."""
         deal, pairs = self.deal, self.pairs
+        unary_terms = terms
         if self.coupled:
             visits = self.visits.factor
             terms = [
@@ -219,7 +220,7 @@ class _Branch:
             if w == 0.0 or station == 0.0:
                 continue
             if d is not None and (d in self.named_set or d in guards):
-                x = self._coupled(ring, d, w, station, sums)
+                x = self._coupled(ring, unary_terms, d, w, station, sums)
             else:
                 x = w * inner
                 ring_weight += x * station
@@ -244,13 +245,19 @@ class _Branch:
         )
 
     def _coupled(
-        self, ring: tuple[str, ...], d: str, w: float, station: float, sums: Weights
+        self,
+        ring: tuple[str, ...],
+        terms: list[tuple[float, tuple[str, ...]]],
+        d: str,
+        w: float,
+        station: float,
+        sums: Weights,
     ) -> float:
         """A placement's weight over its Ring role deals when its Defector weighs (named by the
         claims, or a guard of its Ringleader's visits);
         adds the Ring players' role weights."""
         placed_total = 0.0
-        for inner, roles in self._ring_terms(ring)[0]:
+        for inner, roles in terms:
             x = w * inner * self._claims(ring, roles, d) * self.visits.factor(ring, roles, d)
             placed_total += x
             for p, r in zip(ring, roles, strict=True):
@@ -316,6 +323,10 @@ class _RingleaderVisits:
             p: frozenset(g for v in vs if v.survived for g in v.guards or ())
             for p, vs in self.by_visitor.items()
         }
+        self.memo: dict[tuple[tuple[str, ...], str, str | None], float] = {}
+        """(Ring, its Ringleader, the Defector if a guard) -> factor: the labels the visits see
+        are the Ring's faction and the Defector's, never which Ring role a visited or guard
+        holds."""
 
     def guards_of(self, ring: Sequence[str]) -> frozenset[str]:
         """The guards of the visits of every player who may be the Ringleader of this Ring."""
@@ -329,13 +340,18 @@ class _RingleaderVisits:
         placed = dict(zip(ring, roles, strict=True))
         rl = next((p for p, r in placed.items() if r == RINGLEADER), self.fixed_rl)
         facts = self.by_visitor.get(rl or "")
-        if not facts:
+        if rl is None or not facts:
             return 1.0
-        if d is not None:
-            placed[d] = "defector"
-        known = self.known_labels
-        w = 1.0
-        for v in facts:
-            labels = tuple(placed.get(p) or known.get(p, STATION) for p in v.players)
-            w *= visit_weight(v, labels, self.model)
+        d = d if d in self.guards[rl] else None
+        key = (tuple(ring), rl, d)
+        w = self.memo.get(key)
+        if w is None:
+            if d is not None:
+                placed[d] = "defector"
+            known = self.known_labels
+            w = 1.0
+            for v in facts:
+                labels = tuple(placed.get(p) or known.get(p, STATION) for p in v.players)
+                w *= visit_weight(v, labels, self.model)
+            self.memo[key] = w
         return w
