@@ -91,3 +91,17 @@ def test_s29_a_mates_cover_story_in_the_ring_channel_is_not_evidence() -> None:
     state = _play(SIX, [[]])
     story = [_ring_post("OWL", "I am the Analyst. Day 1: I read WREN as COMPROMISED.", 2)]
     assert _belief(state, RAVEN, story).roles == _belief(state, RAVEN).roles
+
+
+def test_s15_a_distracted_interrogators_unseen_detention_keeps_a_lone_ringleader_possible() -> None:
+    owl, heron, falcon, swift, magpie = (
+        SEAT9[c] for c in ("OWL", "HERON", "FALCON", "SWIFT", "MAGPIE")
+    )
+    detained: list[A.DayAction] = [
+        A.SaveOrder(owl, magpie, owl), A.SaveOperation(swift, magpie),
+        A.SaveOperation(heron, swift), A.SaveOperation(falcon, magpie),
+    ]  # fmt: skip
+    state = _play(NINE, [[], detained])
+    assert state.alive[magpie]
+    assert seen_by(state, falcon)["me"]["results"][-1]["results"][0]["visitors"] == ["OWL"]
+    assert _belief(state, falcon).p_role("OWL", "ringleader") > 0.0  # the truth stays possible

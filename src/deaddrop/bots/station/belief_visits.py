@@ -27,8 +27,12 @@ Unary = dict[str, dict[str, float]]
 
 
 def seen_visits(known: Known) -> list[VisitFact]:
-    """Every visit this seat's own Watcher and Shadow results show (S19), victims' included."""
+    """Every visit this seat's own Watcher and Shadow results show (S19), victims' included;
+    the other visitors guard a Ringleader's visit only where every protection is seen."""
     facts: list[VisitFact] = []
+    # S15: a distracted Interrogator still detains, with no visit the Watcher sees, so at a
+    # table with a Honeytrap a survivor's protector may be missing from its visitors
+    unseen_detention = "honeytrap" in ROLE_TABLE[len(known.codenames)]
     for day, r in known.results:
         kind = r.get("kind")
         if kind == "watcher":
@@ -36,7 +40,7 @@ def seen_visits(known: Known) -> list[VisitFact]:
             visitors = [str(v) for v in r["visitors"] if v != target]
             survived = known.liquidated.get(target) != day
             for v in visitors:
-                guards = tuple(g for g in visitors if g != v)
+                guards = None if unseen_detention else tuple(g for g in visitors if g != v)
                 facts.append(VisitFact(v, target, day, survived, guards))
         elif kind == "shadow":
             visited = r["visited"]

@@ -25,7 +25,8 @@ Factor (what it depends on): weight, with its parameter.
   only visit is a liquidation it performs, S12), `stay_home` for anyone else (a role with an
   ability stays home only by choice, or when cancelled, S15). A seen visit is hard: the
   Ringleader visits on no Day 1 (S10), never a Ring player (S10), and a player it visited
-  who survived had a Station visitor too (S14, S17, S18) when the Watcher saw them all.
+  who survived had a Station visitor too (S14, S17, S18) when the Watcher saw them all, at a
+  table with no Honeytrap (S15: a distracted Interrogator's detention stands, unseen).
 - A Ring Channel record by the Ring (S29, S43), true among the Ring, of the roles it names:
   the order "Day D: P visited T" that T survived means the Keeper sheltered T at a table with
   neither Interrogator nor Honeytrap (S1, S17, S18): `slip` for a Keeper who is T or was
