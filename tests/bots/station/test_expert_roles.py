@@ -17,6 +17,7 @@ from deaddrop.engine.station.channels import Channel
 from deaddrop.engine.station.claims import (
     ReadingClaim,
     RoleClaim,
+    VisitClaim,
     format_post,
     parse_post,
 )
@@ -187,3 +188,19 @@ def test_s25_the_defector_votes_for_itself_and_looks_like_the_ring() -> None:
         RoleClaim("analyst"),
         ReadingClaim(1, "HERON", "COMPROMISED"),
     ]
+
+
+def test_s14_s29_a_detained_ring_member_tells_its_mates_who_the_interrogator_is_once() -> None:
+    state = start(setup_from_deal(DEAL9, 1))
+    state = _pouch(state, [A.SaveOperation(_seat(state, "FALCON"), _seat(state, "RAVEN"))])
+    belief = ring_odds({"HERON": 0.0})
+    plan = _day(state, SimChat(), "RAVEN", belief)
+    ring = [c for p in plan.posts if p.channel == "ring" for c in parse_post(p.text)]
+    assert VisitClaim(1, "FALCON", "RAVEN") in ring
+    chat = SimChat()
+    chat.post(
+        state, _seat(state, "RAVEN"), Channel.RING, format_post([VisitClaim(1, "FALCON", "RAVEN")])
+    )
+    again = _day(state, chat, "RAVEN", belief)
+    told = [c for p in again.posts if p.channel == "ring" for c in parse_post(p.text)]
+    assert VisitClaim(1, "FALCON", "RAVEN") not in told

@@ -8,7 +8,12 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 
 from deaddrop.bots.station.belief_evidence import Evidence
-from deaddrop.bots.station.belief_factors import Marginals, Posterior, content_factor
+from deaddrop.bots.station.belief_factors import (
+    Marginals,
+    Posterior,
+    content_factor,
+    visit_weight,
+)
 from deaddrop.bots.station.likelihood import RING, label
 from deaddrop.engine.station.roles import FACTION
 
@@ -38,6 +43,8 @@ def weight(ev: Evidence, roles: dict[str, str]) -> float:
     for c in ev.contents:
         labels = tuple(label(roles[t]) for t in c.targets)
         w *= content_factor(c, roles[c.author], labels, ev.model)
+    for v in ev.visits:
+        w *= visit_weight(v, tuple(label(roles[p]) for p in v.players), ev.model)
     return w
 
 

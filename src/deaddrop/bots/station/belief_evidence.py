@@ -17,7 +17,9 @@ from deaddrop.bots.station.belief_factors import (
     SELF_VISITORS,
     Content,
     Pair,
+    VisitFact,
 )
+from deaddrop.bots.station.belief_visits import ring_records, seen_visits
 from deaddrop.bots.station.known import Known
 from deaddrop.bots.station.likelihood import RING, Likelihood
 from deaddrop.engine.station.roles import FACTION, ROLE_TABLE, is_ring
@@ -41,6 +43,8 @@ class Evidence:
     any_ring: tuple[frozenset[str], ...]
     """Sets that hold at least one Ring member (hard)."""
     contents: tuple[Content, ...]
+    visits: tuple[VisitFact, ...]
+    """Visits this seat saw (S13), weighed by the labels of the players they name."""
     model: Likelihood
 
 
@@ -66,6 +70,7 @@ def evidence(known: Known, model: Likelihood, liars: Iterable[str] = ()) -> Evid
     any_ring: list[frozenset[str]] = []
     _public_facts(known, unary)
     _own_results(known, unary, any_ring, model)
+    ring_records(known, unary, model)
     pairs = _vote_pairs(known, fixed, unary, model) + stance_pairs(known, fixed, model)
     contents = claim_contents(known, fixed, model, liars)
     return Evidence(
@@ -77,6 +82,7 @@ def evidence(known: Known, model: Likelihood, liars: Iterable[str] = ()) -> Evid
         pairs=tuple(pairs),
         any_ring=tuple(any_ring),
         contents=tuple(contents),
+        visits=tuple(seen_visits(known)),
         model=model,
     )
 

@@ -22,12 +22,15 @@ from itertools import combinations, permutations
 
 from deaddrop.bots.station.belief_evidence import Evidence
 from deaddrop.bots.station.belief_factors import (
+    RINGLEADER,
     Content,
     Marginals,
     Posterior,
+    VisitFact,
     content_factor,
     honest_weight,
     lie_weight,
+    visit_weight,
 )
 from deaddrop.bots.station.belief_pairs import FactionPairs, fold_pairs
 from deaddrop.bots.station.belief_subsets import StationDeal
@@ -42,6 +45,7 @@ def exact_posterior(ev: Evidence) -> Posterior:
     roles = sorted(set(ev.pool))
     u = {p: {r: ev.unary.get(p, {}).get(r, 1.0) for r in roles} for p in ev.unknown}
     variable = _fold_contents(ev, u)
+    visits = _fold_visits(ev, u)
     claimants: dict[str, set[str]] = {}
     for c in variable:
         if c.honest_possible and c.role in roles and label(c.role) == STATION:
@@ -56,7 +60,7 @@ def exact_posterior(ev: Evidence) -> Posterior:
         weight = 1.0
         for p, r in holders.items():
             weight *= u[p][r]
-        branch = _Branch(ev, u, holders, barred, variable)
+        branch = _Branch(ev, u, holders, barred, variable, visits)
         z, part = branch.posterior()
         if z == 0.0:
             continue
@@ -109,6 +113,26 @@ def _fold_contents(ev: Evidence, u: Weights) -> list[Content]:
     return variable
 
 
+def _fold_visits(ev: Evidence, u: Weights) -> list[VisitFact]:
+    """Visits that name one player of unknown role become unary weights on them (none: a
+    constant, 1 in any game that happened); the rest stay, coupled with the placement."""
+    coupled: list[VisitFact] = []
+    for v in ev.visits:
+        open_ = [p for p in v.players if p not in ev.fixed]
+        if len(open_) > 1:
+            coupled.append(v)
+            continue
+        known = {p: label(r) for p, r in ev.fixed.items()}
+        if not open_ and visit_weight(v, tuple(known[p] for p in v.players), ev.model) == 0.0:
+            raise ValueError("no assignment fits this seat's hard facts")
+        for p in open_:
+            row = u[p]
+            for r in row:
+                labels = tuple(known.get(q, label(r)) for q in v.players)
+                row[r] *= visit_weight(v, labels, ev.model)
+    return coupled
+
+
 class _Branch:
     """The sum over every assignment in which `holders` hold their roles."""
 
@@ -119,8 +143,10 @@ class _Branch:
         holders: Mapping[str, str],
         barred: Sequence[tuple[str, str]],
         variable: Sequence[Content],
+        visits: Sequence[VisitFact],
     ) -> None:
         self.ev, self.holders, self.variable = ev, holders, variable
+        self.coupled = bool(variable or visits)
         self.players = tuple(p for p in ev.unknown if p not in holders)
         station = dict.fromkeys(holders, STATION)
         self.known_labels = {c: label(r) for c, r in ev.fixed.items()} | station
@@ -141,6 +167,7 @@ class _Branch:
         self.named = tuple(sorted(named - set(self.known_labels)))
         self.named_set = frozenset(self.named)
         """The players of unknown label whom the coupled claims name (authors and targets)."""
+        self.visits = _RingleaderVisits(visits, ev, self.known_labels)
         self.claim_memo: dict[tuple[str, ...], float] = {}
         self.ring_sets: dict[frozenset[str], float] = {}
         """The weight of each Ring set (its unknown members) in this branch."""
@@ -171,13 +198,19 @@ class _Branch:
         The coupled claims depend on the Defector's identity only when they name them, so for
         every other Defector the Ring role deals weigh the same: summed once per Ring set."""
         deal, pairs = self.deal, self.pairs
-        if self.variable:
-            terms = [(tw * self._claims(ring, roles, None), roles) for tw, roles in terms]
+        unary_terms = terms
+        if self.coupled:
+            visits = self.visits.factor
+            terms = [
+                (tw * self._claims(ring, roles, None) * visits(ring, roles, None), roles)
+                for tw, roles in terms
+            ]
             inner = sum(tw for tw, _ in terms)
         placed = dict.fromkeys(ring, RING)
         w_ring = pairs.weight(placed)
         rest = deal.full ^ deal.mask(ring)
         ring_weight = ring_total = 0.0
+        guards = self.visits.guards_of(ring)
         for d in [p for p in self.players if p not in placed] if self.defector else [None]:
             w, station_mask = w_ring, rest
             if d is not None:
@@ -186,8 +219,8 @@ class _Branch:
             station = deal.perm_of(station_mask)
             if w == 0.0 or station == 0.0:
                 continue
-            if d is not None and d in self.named_set:
-                x = self._coupled(ring, d, w, station, sums)
+            if d is not None and (d in self.named_set or d in guards):
+                x = self._coupled(ring, unary_terms, d, w, station, sums)
             else:
                 x = w * inner
                 ring_weight += x * station
@@ -212,13 +245,20 @@ class _Branch:
         )
 
     def _coupled(
-        self, ring: tuple[str, ...], d: str, w: float, station: float, sums: Weights
+        self,
+        ring: tuple[str, ...],
+        terms: list[tuple[float, tuple[str, ...]]],
+        d: str,
+        w: float,
+        station: float,
+        sums: Weights,
     ) -> float:
-        """A placement's weight over its Ring role deals when the claims name its Defector;
+        """A placement's weight over its Ring role deals when its Defector weighs (named by the
+        claims, or a guard of its Ringleader's visits);
         adds the Ring players' role weights."""
         placed_total = 0.0
-        for inner, roles in self._ring_terms(ring)[0]:
-            x = w * inner * self._claims(ring, roles, d)
+        for inner, roles in terms:
+            x = w * inner * self._claims(ring, roles, d) * self.visits.factor(ring, roles, d)
             placed_total += x
             for p, r in zip(ring, roles, strict=True):
                 sums[p][r] = sums[p].get(r, 0.0) + x * station
@@ -263,4 +303,55 @@ class _Branch:
                 w *= honest_weight(c, targets, m)
             else:
                 w *= lie_weight(c, faction_of_label(author), targets, m)
+        return w
+
+
+class _RingleaderVisits:
+    """The coupled visits as a factor of a placement. Only the Ringleader's own visits weigh
+    (`visit_weight`: anyone else's weighs 1, S12), so they are indexed by visitor, and the
+    Defector's identity matters only as a guard of its Ringleader's visit (S17, S18)."""
+
+    def __init__(
+        self, visits: Sequence[VisitFact], ev: Evidence, known_labels: Mapping[str, str]
+    ) -> None:
+        self.by_visitor: dict[str, list[VisitFact]] = {}
+        for v in visits:
+            self.by_visitor.setdefault(v.visitor, []).append(v)
+        self.fixed_rl = next((c for c, r in ev.fixed.items() if r == RINGLEADER), None)
+        self.known_labels, self.model = known_labels, ev.model
+        self.guards = {
+            p: frozenset(g for v in vs if v.survived for g in v.guards or ())
+            for p, vs in self.by_visitor.items()
+        }
+        self.memo: dict[tuple[tuple[str, ...], str, str | None], float] = {}
+        """(Ring, its Ringleader, the Defector if a guard) -> factor: the labels the visits see
+        are the Ring's faction and the Defector's, never which Ring role a visited or guard
+        holds."""
+
+    def guards_of(self, ring: Sequence[str]) -> frozenset[str]:
+        """The guards of the visits of every player who may be the Ringleader of this Ring."""
+        out = self.guards.get(self.fixed_rl or "", frozenset())
+        for p in ring:
+            out |= self.guards.get(p, frozenset())
+        return out
+
+    def factor(self, ring: Sequence[str], roles: Sequence[str], d: str | None) -> float:
+        """The visits' factor when these Ring players hold these roles and d is the Defector."""
+        placed = dict(zip(ring, roles, strict=True))
+        rl = next((p for p, r in placed.items() if r == RINGLEADER), self.fixed_rl)
+        facts = self.by_visitor.get(rl or "")
+        if rl is None or not facts:
+            return 1.0
+        d = d if d in self.guards[rl] else None
+        key = (tuple(ring), rl, d)
+        w = self.memo.get(key)
+        if w is None:
+            if d is not None:
+                placed[d] = "defector"
+            known = self.known_labels
+            w = 1.0
+            for v in facts:
+                labels = tuple(placed.get(p) or known.get(p, STATION) for p in v.players)
+                w *= visit_weight(v, labels, self.model)
+            self.memo[key] = w
         return w

@@ -9,11 +9,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from deaddrop.bots.station.likelihood import RING, Likelihood, faction_of_label
+from deaddrop.bots.station.likelihood import RING, STATION, Likelihood, faction_of_label
 from deaddrop.engine.station.roles import FACTION, TARGETING, Targeting
 
 FRAMEABLE_COMPROMISED = frozenset({"forger", "honeytrap"})
 """S19: the roles an unframed reading shows COMPROMISED (the Ringleader reads CLEAR)."""
+
+RINGLEADER = "ringleader"
 
 SELF_VISITORS = frozenset(r for r, t in TARGETING.items() if t is Targeting.ANY)
 """S9, S13: the roles whose visit may land on themselves."""
@@ -58,6 +60,47 @@ class Content:
     """Its content is false by public facts or its own terms (the author is a liar)."""
     honest_possible: bool = True
     """False for a liar's claims, which weigh as lies whatever the author's role."""
+
+
+@dataclass(frozen=True, slots=True)
+class VisitFact:
+    """A visit this seat saw (S13) whose meaning hangs on the labels of the players it names.
+
+    `visited` None: `visitor` stayed home (a Shadow result). Else `visitor` visited `visited`
+    at Day `day`'s Pouch; `survived`: `visited` was not liquidated at it; `guards`: the other
+    visitors of `visited` when a Watcher saw them all (S19), None when unseen (a Shadow result).
+    """
+
+    visitor: str
+    visited: str | None
+    day: int
+    survived: bool = True
+    guards: tuple[str, ...] | None = None
+
+    @property
+    def players(self) -> tuple[str, ...]:
+        """The players whose labels weigh this fact: the visitor first."""
+        rest = () if self.visited is None else (self.visited, *(self.guards or ()))
+        return (self.visitor, *rest)
+
+
+def visit_weight(v: VisitFact, labels: tuple[str, ...], model: Likelihood) -> float:
+    """A seen visit's factor, given the labels of `v.players` (see `likelihood`).
+
+    The Ringleader has no ability of its own (S9) and files no order on Day 1 (S10): its only
+    visit is as the performer of a liquidation (S12, S13), whose target is never Ring (S10); a
+    target who survived it was sheltered or detained (S14, S17, S18), by a Station player whose
+    visit the Watcher then saw too. A player who stayed home is likelier the order-holder, who
+    stays home when it names another performer (S12), than a role with an ability to use."""
+    if v.visited is None:
+        return 1.0 if labels[0] == RINGLEADER else model.stay_home
+    if labels[0] != RINGLEADER:
+        return 1.0
+    if v.day == 1 or faction_of_label(labels[1]) == RING:
+        return 0.0
+    if v.survived and v.guards is not None and STATION not in labels[2:]:
+        return 0.0
+    return 1.0
 
 
 def honest_weight(c: Content, labels: tuple[str, ...], model: Likelihood) -> float:

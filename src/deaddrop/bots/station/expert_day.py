@@ -21,7 +21,13 @@ from deaddrop.bots.station.expert_ring import (
     ring_vote,
 )
 from deaddrop.bots.station.expert_station import station_target, station_vote
-from deaddrop.bots.station.expert_talk import Talk, defector_story, ring_story, station_talk
+from deaddrop.bots.station.expert_talk import (
+    Talk,
+    defector_story,
+    detention_records,
+    ring_story,
+    station_talk,
+)
 from deaddrop.bots.station.known import Known
 from deaddrop.engine.core.rng import Rng
 from deaddrop.engine.station import actions as A
@@ -80,6 +86,7 @@ def _ring_day(known: Known, belief: Posterior, rng: Rng) -> tuple[DayPlan, Rng]:
     elif known.role == "honeytrap":
         day.operation(distract_target(known, belief, tonight))
     talk, rng = ring_story(known, belief, plan, rng)
+    talk.ring.extend(detention_records(known))
     _say(day, talk)
     day.vote(plan)
     day.final_cable([*known.my_claims(), *talk.floor])  # the cover story, kept to the end

@@ -9,10 +9,15 @@ Interrogator detains the likeliest Ring performer, never the one it detained at 
 likely the Ring so votes reach the threshold (S21), else names the likeliest Ring player when
 the evidence is strong enough, else abstains: a wrong recall costs the Station a player. A
 player who votes for itself courts its recall (the Defector, S25): never joined, and its
-backers are voted against, since a recall spent on it costs the Station a day.
+backers are voted against, since a recall spent on it costs the Station a day. A counter-vote
+against a push counts only if the Station's votes meet (S21), and each seat's belief differs:
+so they agree on one mark by a public rule, the earliest-joined backer (S2) the seat's own
+evidence does not clear, and a counter-vote that already ties the push is joined.
 """
 
 from __future__ import annotations
+
+from collections import Counter
 
 from deaddrop.bots.station.day_builder import live_leader
 from deaddrop.bots.station.expert_policy import (
@@ -34,6 +39,9 @@ JOIN_LEAN = 1.15
 """... and this many times likelier than the prior: a leader no likelier is a Ring bloc's pick."""
 LEAN = 1.6
 """With no leader, vote a suspect this many times likelier than the prior (it moves others)."""
+COUNTER_FLOOR = 0.5
+"""A backer is a counter-vote's mark unless this seat finds it this much less likely the Ring
+than the prior (its own evidence clears it)."""
 DETAIN_LEAN = 1.25
 """Detain a suspect only this much likelier than the prior; else detain to protect."""
 
@@ -60,6 +68,35 @@ def backers(known: Known, leader: str, others: list[str]) -> list[str]:
         for day, voter, vote in known.votes
         if day == known.day and vote == leader and voter in others and voter != leader
     ]
+
+
+def counter_mark(known: Known, belief: Posterior, voters: list[str]) -> str | None:
+    """The one backer every Station seat can agree to vote against, whatever its own belief:
+    the earliest joined (S2) that its evidence does not clear; else the likeliest Ring."""
+    floor = COUNTER_FLOOR * ring_prior(known)
+    for c in known.codenames:
+        if c in voters and ring_p(belief, c) >= floor:
+            return c
+    return top(known, voters, lambda c: ring_p(belief, c))
+
+
+def tied_counter(known: Known, belief: Posterior, others: list[str]) -> str | None:
+    """When today's top votes tie (S21: nobody recalled), a tied player who backs another tied
+    one is a counter-vote under way against a push: joining it breaks the tie against the
+    pushers rather than for their mark."""
+    tally = Counter(
+        vote for day, _, vote in known.votes if day == known.day and vote not in (None, "abstain")
+    )
+    if len(tally) < 2:
+        return None
+    best = max(tally.values())
+    tied = [c for c, n in tally.items() if n == best]
+    marks = [
+        c
+        for c in tied
+        if c in others and any(c in backers(known, t, others) for t in tied if t != c)
+    ]
+    return top(known, marks, lambda c: ring_p(belief, c))
 
 
 def station_target(known: Known, belief: Posterior) -> str | None:
@@ -107,11 +144,14 @@ def station_vote(known: Known, belief: Posterior) -> str | None:
         return leader  # S21: votes meet on one player, or nobody is recalled
     voters = [] if leader is None else backers(known, leader, others)
     if leader in courting and voters:
-        return top(known, voters, lambda c: ring_p(belief, c))  # S25: a recall not to spend
+        return counter_mark(known, belief, voters)  # S25: a recall not to spend
+    counter = tied_counter(known, belief, others) if leader is None else None
+    if counter is not None:
+        return counter
     if p_top >= VOTE_P:
         return suspect
     if leader is not None and (votes >= known.view["threshold"] - 1 or leader in courting):
-        return top(known, voters, lambda c: ring_p(belief, c)) or suspect
+        return counter_mark(known, belief, voters) or suspect
     if leader is None and p_top >= LEAN * prior and p_top > 0:
         return suspect
     return None

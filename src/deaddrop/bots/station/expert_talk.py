@@ -22,6 +22,7 @@ from deaddrop.engine.station.claims import (
     ReadingClaim,
     RoleClaim,
     StanceClaim,
+    VisitClaim,
     WhisperCountClaim,
 )
 from deaddrop.engine.station.roles import ROLE_TABLE
@@ -170,6 +171,18 @@ def _fake_count(
         talk.ring.extend(claims[:1] if not cover else [])
         talk.floor.extend(claims)
     return talk, rng
+
+
+def detention_records(known: Known) -> list[Claim]:
+    """A Ring seat's detentions, told once to the Ring Channel (S14, S29): "Day D: X visited
+    me" shows the mates who the Interrogator is, which only the detainee's entry says."""
+    told = set(known.my_claims("ring"))
+    records = [
+        VisitClaim(int(e["day"]), str(e["with"]), known.me)
+        for e in known.view["me"].get("interrogations", [])
+        if e["day"] < known.day
+    ]
+    return [r for r in records if r not in told]
 
 
 def defector_story(known: Known, belief: Posterior) -> Talk:

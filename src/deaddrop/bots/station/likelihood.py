@@ -21,6 +21,17 @@ Factor (what it depends on): weight, with its parameter.
 - A visit to the night's liquidation victim (own Shadow result, or an honest Shadow claim),
   of the visitor's faction: 1 for the Ring, `victim_visit` for anyone else; the victim's
   visitors in a Watcher result hold a Ring member (hard, S18).
+- A player the seat's Shadow saw stay home (S13), of its label: 1 for the Ringleader (its
+  only visit is a liquidation it performs, S12), `stay_home` for anyone else (a role with an
+  ability stays home only by choice, or when cancelled, S15). A seen visit is hard: the
+  Ringleader visits on no Day 1 (S10), never a Ring player (S10), and a player it visited
+  who survived had a Station visitor too (S14, S17, S18) when the Watcher saw them all, at a
+  table with no Honeytrap (S15: a distracted Interrogator's detention stands, unseen).
+- A Ring Channel record by the Ring (S29, S43), true among the Ring, of the roles it names:
+  the order "Day D: P visited T" that T survived means the Keeper sheltered T at a table with
+  neither Interrogator nor Honeytrap (S1, S17, S18): `slip` for a Keeper who is T or was
+  burned before Day D; "Day D: X visited P" of a Ring member P is a detention: `slip` unless X
+  is the Interrogator (S14).
 - "I sheltered X" and X was liquidated that night: `distracted` (S15) at tables with a
   Honeytrap, else false (`slip`).
 
@@ -66,10 +77,12 @@ class Likelihood:
     ring_off_story: float = 0.2
     victim_visit: float = 0.3
     distracted: float = 0.2
+    stay_home: float = 0.4
 
     def __post_init__(self) -> None:
         """Refuse a factor of 0 or less: soft evidence weighs, only hard facts rule out."""
         scalars = [self.slip, self.ring_off_story, self.victim_visit, self.distracted]
+        scalars.append(self.stay_home)
         tables: list[Mapping[Any, float]] = [self.vote, self.suspect, self.trust, self.whisper]
         tables += [self.self_vote, self.lie]
         weights = scalars + [x for t in tables for x in t.values()]
