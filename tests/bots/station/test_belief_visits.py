@@ -59,16 +59,20 @@ def test_s12_s13_a_player_who_stayed_home_is_likelier_the_ringleader() -> None:
     assert shadowed.p_role("OWL", "ringleader") > 1.5 * quiet.p_role("OWL", "ringleader")
 
 
-def test_s17_s18_s29_the_rings_record_of_a_failed_kill_shows_the_keepers_shelter() -> None:
+def test_s10_s17_s18_the_rings_own_failed_kill_shows_the_keepers_shelter() -> None:
     failed: list[A.DayAction] = [A.SaveOrder(OWL, KESTREL, RAVEN), A.SaveOperation(WREN, KESTREL)]
+    before = _belief(_play(SIX, [[]]), RAVEN)
     state = _play(SIX, [[], failed])
     assert state.alive[KESTREL]
-    plain = _belief(state, RAVEN)
+    orders = seen_by(state, RAVEN)["ring"]["orders"]
+    assert orders == [{"day": 2, "target": "KESTREL", "performer": "RAVEN"}]  # S10
+    after = _belief(state, RAVEN)
+    assert before.p_role("KESTREL", "safehouse_keeper") == pytest.approx(1 / 4)
+    assert after.p_role("KESTREL", "safehouse_keeper") < 0.02  # S9: no Keeper shelters itself
+    assert after.p_role("WREN", "safehouse_keeper") > 0.3
+    # S29: a mate's record of the same order in the Ring Channel adds nothing to it
     record = [_ring_post("OWL", "Day 2: RAVEN visited KESTREL.", 3)]
-    told = _belief(state, RAVEN, record)
-    assert plain.p_role("KESTREL", "safehouse_keeper") == pytest.approx(1 / 4)
-    assert told.p_role("KESTREL", "safehouse_keeper") < 0.02  # S9: no Keeper shelters itself
-    assert told.p_role("WREN", "safehouse_keeper") > 0.3
+    assert _belief(state, RAVEN, record).roles == after.roles
 
 
 def test_s29_a_record_of_a_kill_that_worked_says_nothing_of_the_keeper() -> None:

@@ -210,3 +210,20 @@ def test_s32_editable_only_while_alive() -> None:
     t = Table(6)
     recall(t, "analyst")
     assert t.refused(A.EditFinalCable(t.seat("analyst"), "an afterthought")) == "S32"
+
+
+def test_s10_a_ring_member_keeps_the_orders_it_saw_filed_and_no_later_ones() -> None:
+    t = Table(10)
+    t.pouch()
+    t.order("ringleader", target="analyst", performer="forger")
+    t.pouch()
+    seen = {"day": 2, "target": t.codename("analyst"), "performer": t.codename("forger")}
+    assert t.view("honeytrap")["ring"]["orders"] == [seen]
+    recall(t, "honeytrap")  # burned at Day 3's Pouch, the day after the order it saw
+    t.order("ringleader", target="watcher", performer="ringleader")
+    t.pouch()
+    later = {"day": 4, "target": t.codename("watcher"), "performer": t.codename("ringleader")}
+    assert t.view("forger")["ring"]["orders"] == [seen, later]
+    assert t.view("honeytrap")["ring"]["orders"] == [seen]  # S10: only the living see the order
+    for outsider in ("analyst", "watcher", "defector", None):
+        assert "ring" not in t.view(outsider)  # S5: nobody else sees the Ring's orders

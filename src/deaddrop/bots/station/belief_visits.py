@@ -8,8 +8,9 @@ a Ring player (S10), and a target who survived it was protected (S14, S17, S18).
 A Ring seat reads the Ring Channel (S29): its mates' cover stories and agreed votes are plans,
 not evidence, but two kinds of record there state what only the Ring can know, and the Ring
 does not lie to itself: "Day D: P visited T" with P of the Ring and T not is the night's order
-(S12), and "Day D: X visited P" with P of the Ring and X not is P's detention (S14, the
-interrogation entry that only P saw). They weigh the seat's unknown players' roles directly.
+(S12; the view's own list of the orders the seat saw filed, S10, gives the same record), and
+"Day D: X visited P" with P of the Ring and X not is P's detention (S14, the interrogation
+entry that only P saw). They weigh the seat's unknown players' roles directly.
 """
 
 from __future__ import annotations
@@ -57,6 +58,9 @@ def ring_records(known: Known, unary: Unary, model: Likelihood) -> None:
     table = ROLE_TABLE[len(known.codenames)]
     burned = _burned_days(known.view)
     records = dict.fromkeys(s.claim for s in known.claims if s.channel == "ring")
+    # S10: the orders the seat saw filed are the same record, whether or not a mate posted it
+    for order in known.view["ring"].get("orders", []):
+        records[VisitClaim(order["day"], order["performer"], order["target"])] = None
     for claim in records:
         if not isinstance(claim, VisitClaim) or claim.visited is None:
             continue

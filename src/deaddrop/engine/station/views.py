@@ -144,6 +144,7 @@ def _ring(state: State, seat: int) -> JSON:
             for s in seats
             if is_ring(s.role)
         ],
+        "orders": _past_orders(state, seat),
     }
     if state.alive[seat] and not state.over:
         holder = state.order_holder
@@ -151,6 +152,26 @@ def _ring(state: State, seat: int) -> JSON:
         current = state.operations[holder] if holder is not None else None
         ring["order"] = operation_json(state, current) if isinstance(current, Order) else None
     return ring
+
+
+def _past_orders(state: State, seat: int) -> list[JSON]:
+    """S10: the orders this Ring member saw filed, each as it stood at its day's Pouch.
+
+    A member sees the current order only while alive, so a burned one keeps the orders of the
+    days it lived through (its last is the day of the Pouch that burned it, S22).
+    """
+    death = state.death_of(seat)
+    last_day = death.day if death is not None else state.day
+    orders = []
+    for record in state.history:
+        holder = record.order_holder
+        filed = record.operations[holder] if holder is not None else None
+        if isinstance(filed, Order) and record.day <= last_day:
+            target, performer = state.seats[filed.target], state.seats[filed.performer]
+            orders.append(
+                {"day": record.day, "target": target.codename, "performer": performer.codename}
+            )
+    return orders
 
 
 def full_history(state: State) -> list[JSON]:
