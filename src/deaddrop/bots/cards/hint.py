@@ -46,7 +46,7 @@ class Hint:
 
 def hint_at(seat_view: Mapping[str, Any], taken: Action) -> Hint:
     """What the master weighs at this view of a decision (main action or grab)."""
-    master = MasterBot(HINT_SEED)
+    master = MasterBot(HINT_SEED, budget=None)  # after the game no timer runs: every playout
     master.choose(seat_view)
     weighed = master.weighed
     assert weighed is not None
