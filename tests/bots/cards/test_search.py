@@ -111,13 +111,13 @@ def test_master_weighs_the_exact_posterior_and_the_options_it_chose_between() ->
 
 
 def test_c8_ismcts_rollouts_grab_only_a_pair_matching_the_guessed_drop() -> None:
-    from deaddrop.bots.cards.ismcts import _certain_grab
+    from deaddrop.bots.cards.ismcts import certain_grab
     from deaddrop.bots.cards.world import GRAB, World
 
     world = World(2, 3, [(0, 1, 2, 2, 0), (0, 0, 1, 1, 4)], (3, 5), [], 0, GRAB)
-    assert _certain_grab(world) == Grab(0, (1, 2))
+    assert certain_grab(world) == Grab(0, (1, 2))
     world.drop = 5  # 0 1 2 2 0: no two cards make 5
-    assert _certain_grab(world) == EndTurn(0)
+    assert certain_grab(world) == EndTurn(0)
 
 
 class _Unpruned(MasterBot):
