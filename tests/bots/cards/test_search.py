@@ -177,3 +177,23 @@ def test_master_stops_searching_before_its_time_budget_runs_out() -> None:
     choice = hurried.choose(copy.deepcopy(seat_view))
     assert hurried.searched == 0  # no time for one guess: the expert's best option stands
     assert choice == hurried.expert.ranked(copy.deepcopy(seat_view))[0][1]
+
+
+def test_c1_c8_ismcts_weighs_one_grab_per_sum_that_can_be_the_drop() -> None:
+    from deaddrop.bots.cards.ismcts import distinct_grabs
+
+    options = (
+        SwapStash(0, 1, 3),
+        Grab(0, (0, 1)),
+        Grab(0, (1, 0)),
+        Grab(0, (2, 4)),  # 6: above any card (C1), never The Drop
+        Grab(0, (0, 3)),
+        Grab(0, (1, 2)),  # 3 again: the same outcome as (0, 3) in every guess
+        EndTurn(0),
+    )
+    assert distinct_grabs(options) == (
+        SwapStash(0, 1, 3),
+        Grab(0, (0, 1)),
+        Grab(0, (0, 3)),
+        EndTurn(0),
+    )
