@@ -41,7 +41,8 @@ class Hint:
     options: tuple[Option, ...]
     """The master's top options, its choice first."""
     playouts: int
-    """Playouts per searched option (0 when the master did not search)."""
+    """Playouts per searched option still in the running at the end (0 when the master did
+    not search)."""
 
 
 def hint_at(seat_view: Mapping[str, Any], taken: Action) -> Hint:

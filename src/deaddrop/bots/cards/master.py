@@ -78,7 +78,8 @@ class Weighed:
     options: tuple[Option, ...]
     """The options weighed, the chosen one first."""
     playouts: int
-    """Playouts per searched option (0 when it did not search)."""
+    """Guesses played out by each searched option still in the running at the end (0 when
+    it did not search); an option that dropped out earlier played fewer."""
 
 
 class MasterBot:
