@@ -31,7 +31,7 @@ def test_c13_the_hint_is_the_masters_weighing_of_the_seats_last_decision() -> No
         assert abs(sum(hint.drop) - 1.0) < 1e-9 and len(hint.drop) == 6
         assert 1 <= len(hint.options) <= TOP
         # The hint is the master's own choice at that view: its first option.
-        assert MasterBot(0).choose(seat_view) == hint.options[0].action
+        assert MasterBot(0, budget=None).choose(seat_view) == hint.options[0].action
         assert hint_at(seat_view, taken) == hint  # seeded: the same game, the same hint
 
 

@@ -33,7 +33,7 @@ from tests.engine.cards.helpers import README_DEAL, play, table
 Factory = Callable[[int], CardsBot]
 SEARCHERS: dict[str, Factory] = {
     "ismcts": lambda seed: IsmctsBot(seed, iterations=60),
-    "master": MasterBot,
+    "master": lambda seed: MasterBot(seed, budget=None),
 }
 
 
@@ -88,7 +88,7 @@ def test_c8_search_bots_grab_when_the_posterior_pins_the_drop(name: str) -> None
 
 
 def test_master_weighs_the_exact_posterior_and_the_options_it_chose_between() -> None:
-    master = MasterBot(2)
+    master = MasterBot(2, budget=None)
     state, _ = play(table(README_DEAL, 0), SwapStash(0, 1, 3))  # seat 0 now holds 0 0 3
     seat_view = view(state, 0)
     choice = master.choose(seat_view)
@@ -101,7 +101,7 @@ def test_master_weighs_the_exact_posterior_and_the_options_it_chose_between() ->
     grab = next(o for o in weighed.options if isinstance(o.action, Grab))
     assert isinstance(grab.action, Grab)
     assert grab.score == weighed.drop[sum(grab.action.pair)]  # C8: a grab is worth its chance
-    main = MasterBot(2)
+    main = MasterBot(2, budget=None)
     first = main.choose(view(table(README_DEAL, 0), 0))
     assert main.weighed is not None and main.weighed.options[0].action == first
     assert 1 <= len(main.weighed.options) <= 3
@@ -111,13 +111,13 @@ def test_master_weighs_the_exact_posterior_and_the_options_it_chose_between() ->
 
 
 def test_c8_ismcts_rollouts_grab_only_a_pair_matching_the_guessed_drop() -> None:
-    from deaddrop.bots.cards.ismcts import _certain_grab
+    from deaddrop.bots.cards.ismcts import certain_grab
     from deaddrop.bots.cards.world import GRAB, World
 
     world = World(2, 3, [(0, 1, 2, 2, 0), (0, 0, 1, 1, 4)], (3, 5), [], 0, GRAB)
-    assert _certain_grab(world) == Grab(0, (1, 2))
+    assert certain_grab(world) == Grab(0, (1, 2))
     world.drop = 5  # 0 1 2 2 0: no two cards make 5
-    assert _certain_grab(world) == EndTurn(0)
+    assert certain_grab(world) == EndTurn(0)
 
 
 class _Unpruned(MasterBot):
@@ -129,7 +129,7 @@ class _Unpruned(MasterBot):
 
 @pytest.mark.parametrize("players", [2, 3])
 def test_master_stopping_hopeless_options_early_never_changes_its_choice(players: int) -> None:
-    pruned, unpruned = MasterBot(5), _Unpruned(5)
+    pruned, unpruned = MasterBot(5, budget=None), _Unpruned(5, budget=None)
     state = new_game(Setup(players, 11, Options()))
     for _ in range(40):
         if state.pending is None:
@@ -138,3 +138,62 @@ def test_master_stopping_hopeless_options_early_never_changes_its_choice(players
         choice = pruned.choose(seat_view)
         assert unpruned.choose(seat_view) == choice
         state, _ = apply(state, choice)
+
+
+class _Clock:
+    """A fake clock: every reading is `step` seconds after the last, whatever the machine."""
+
+    def __init__(self, step: float) -> None:
+        self.now, self.step, self.readings = 0.0, step, 0
+
+    def __call__(self) -> float:
+        self.now += self.step
+        self.readings += 1
+        return self.now
+
+
+def _a_searched_view() -> dict[str, Any]:
+    """The first view of a seeded 3-player game at which the unhurried master searches."""
+    state = new_game(Setup(3, 11, Options()))
+    master = MasterBot(5, budget=None)
+    for _ in range(80):
+        assert state.pending is not None
+        seat_view = view(state, state.pending.seat)
+        choice = master.choose(seat_view)
+        if master.searched > 2:
+            return seat_view
+        state, _ = apply(state, choice)
+    raise AssertionError("the master never searched")
+
+
+def test_master_stops_searching_before_its_time_budget_runs_out() -> None:
+    seat_view = _a_searched_view()
+    clock = _Clock(step=0.01)  # every guess costs one reading: 10 ms of the fake clock
+    master = MasterBot(5, budget=0.035, clock=clock)
+    master.choose(copy.deepcopy(seat_view))
+    # Readings: the start (deadline 0.045), the search's start, then one or two per guess.
+    assert 1 <= master.searched <= 2 and clock.now <= 0.045 + 0.01 + 1e-9
+    hurried = MasterBot(5, budget=0.0, clock=_Clock(step=0.01))
+    choice = hurried.choose(copy.deepcopy(seat_view))
+    assert hurried.searched == 0  # no time for one guess: the expert's best option stands
+    assert choice == hurried.expert.ranked(copy.deepcopy(seat_view))[0][1]
+
+
+def test_c1_c8_ismcts_weighs_one_grab_per_sum_that_can_be_the_drop() -> None:
+    from deaddrop.bots.cards.ismcts import distinct_grabs
+
+    options = (
+        SwapStash(0, 1, 3),
+        Grab(0, (0, 1)),
+        Grab(0, (1, 0)),
+        Grab(0, (2, 4)),  # 6: above any card (C1), never The Drop
+        Grab(0, (0, 3)),
+        Grab(0, (1, 2)),  # 3 again: the same outcome as (0, 3) in every guess
+        EndTurn(0),
+    )
+    assert distinct_grabs(options) == (
+        SwapStash(0, 1, 3),
+        Grab(0, (0, 1)),
+        Grab(0, (0, 3)),
+        EndTurn(0),
+    )

@@ -41,12 +41,13 @@ class Hint:
     options: tuple[Option, ...]
     """The master's top options, its choice first."""
     playouts: int
-    """Playouts per searched option (0 when the master did not search)."""
+    """Playouts per searched option still in the running at the end (0 when the master did
+    not search)."""
 
 
 def hint_at(seat_view: Mapping[str, Any], taken: Action) -> Hint:
     """What the master weighs at this view of a decision (main action or grab)."""
-    master = MasterBot(HINT_SEED)
+    master = MasterBot(HINT_SEED, budget=None)  # after the game no timer runs: every playout
     master.choose(seat_view)
     weighed = master.weighed
     assert weighed is not None

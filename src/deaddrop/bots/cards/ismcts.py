@@ -4,21 +4,39 @@ Each decision runs a fixed number of iterations (400 by default). An iteration g
 hidden cards uniformly over the physical deals consistent with the view (`determinize`), walks
 one shared tree from the root, choosing at each node among the options open in that guess by
 UCB1 counted over the iterations in which the option was open (availability), adds one node,
-plays the round out by the default rollout policy, and credits each node on the path with a
-win when the seat that chose it won the round. The rollout policy: every seat takes uniformly
-random legal decisions, except at the end of its turn (C8), where it grabs only with a pair
-that matches the guessed Drop (certain in that guess) and otherwise ends its turn. Why not
-uniformly random grabs too: a random grab fails five times in six, so random rollouts say
-every waiting seat wins by its opponents' failures, and the search learns never to grab.
-The answer is the root option visited most. The tree holds every seat's decisions; each
-seat's nodes are valued by its own round wins. Everything it reads is the view; its RNG is
-seeded, so a seed and a sequence of views give the same choices.
+plays the round out by the rollout policy, and credits each node on the path with a win when
+the seat that chose it won the round. The answer is the root option visited most. The tree
+holds every seat's decisions; each seat's nodes are valued by its own round wins. Everything
+it reads is the view; its RNG is seeded, so a seed and a sequence of views give the same
+choices.
+
+The rollout policy: every seat takes uniformly random main actions and answers (C4–C7), and at
+the end of its turn (C8) grabs only with a pair that matches the guessed Drop (certain in that
+guess), else ends the turn. Uniformly random grabs fail five times in six, so waiting for the
+others to fail always looked best and the search never grabbed.
+
+Two things keep the tree's statistics about the decisions that matter:
+
+- A grab is one option per sum that can be The Drop (C1: 0 to 5). Pairs with the same sum end
+  the round alike, and a sum above 5 never matches, yet listing every pair made a grab
+  decision ten options wide at two players. New nodes try every untried option first, so a
+  main action's few visits went mostly on failed exploratory grabs after it, and an action
+  leaving many pair sums in hand (taking a 0) looked worst.
+- When the root is a main action, every later grab in the iteration, in the tree too, follows
+  the rollout rule and takes no node: the visits stay on the main actions. When the root is
+  the grab itself, the tree searches grab against ending the turn, and the others' grabs that
+  follow, as nodes.
+
+What it cannot see, being plain ISMCTS: in a guess every seat's cards are known, so hiding a
+card is worth nothing to it, while the expert reads each card shown to it (its LEAK cost). A
+sale whose sum is above 5 (always "no", C7) costs the search nothing and can tell the expert
+The Drop.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from math import log, sqrt
 from typing import Any
 
@@ -32,6 +50,8 @@ ITERATIONS = 400
 """Determinized playouts per decision (the baseline of issue 16)."""
 EXPLORATION = 0.7
 """UCB1's exploration constant (rewards are 0 or 1)."""
+HIGHEST_DROP = 5
+"""C1: The Drop is a card, 0 to 5, so no pair summing above 5 matches it."""
 
 
 class _Node:
@@ -66,10 +86,11 @@ class IsmctsBot:
         if len(options) == 1:
             return options[0]
         sampler = uniform_sampler(self._tracker.belief(view))
+        grab_nodes = view["pending"]["kind"] == GRAB
         root = _Node(view["viewer"])
         for _ in range(self.iterations):
-            self._iterate(root, self._guess(view, sampler))
-        return max(options, key=lambda a: _visits(root, a))
+            self._iterate(root, self._guess(view, sampler), grab_nodes)
+        return max(distinct_grabs(options), key=lambda a: _visits(root, a))
 
     def _guess(self, view: Mapping[str, Any], sampler: Sampler) -> World:
         config = sampler.draw(self._rng)
@@ -79,11 +100,14 @@ class IsmctsBot:
             offered = cards[self._rng.randrange(len(cards))]
         return world_from_view(view, config, offered)
 
-    def _iterate(self, root: _Node, world: World) -> None:
+    def _iterate(self, root: _Node, world: World, grab_nodes: bool) -> None:
         rng = self._rng
-        node, path = root, []
+        node, path = root, list[_Node]()
         while world.winner is None:
-            options = world.options()
+            if world.kind == GRAB and path and not grab_nodes:
+                world.play(certain_grab(world))
+                continue
+            options = distinct_grabs(world.options())
             untried = [a for a in options if a not in node.children]
             for action in options:
                 child = node.children.get(action)
@@ -106,6 +130,20 @@ class IsmctsBot:
             visited.wins += visited.seat == winner
 
 
+def distinct_grabs(options: Sequence[Action]) -> tuple[Action, ...]:
+    """The options with one grab per sum that can match The Drop (C1, C8), the first listed."""
+    out: list[Action] = []
+    sums: set[int] = set()
+    for action in options:
+        if isinstance(action, Grab):
+            total = action.pair[0] + action.pair[1]
+            if total > HIGHEST_DROP or total in sums:
+                continue
+            sums.add(total)
+        out.append(action)
+    return tuple(out)
+
+
 def _ucb(node: _Node) -> float:
     return node.wins / node.visits + EXPLORATION * sqrt(log(node.available) / node.visits)
 
@@ -116,17 +154,17 @@ def _visits(root: _Node, action: Action) -> int:
 
 
 def _playout(world: World, rng: random.Random) -> int:
-    """The default rollout policy (module docstring) for every seat until the round is won."""
+    """The rollout policy (module docstring) for every seat until the round is won."""
     while world.winner is None:
         if world.kind == GRAB:
-            world.play(_certain_grab(world))
+            world.play(certain_grab(world))
             continue
         options = world.options()
         world.play(options[rng.randrange(len(options))])
     return world.winner
 
 
-def _certain_grab(world: World) -> Action:
+def certain_grab(world: World) -> Action:
     """C8: a grab with a pair matching the guessed Drop, else the end of the turn."""
     seat, hand = world.seat, world.hands[world.seat]
     for index, card in enumerate(hand):

@@ -13,9 +13,12 @@ plays each option out to the round's end with the expert-like playout policy at
 every seat (`playout`), and values it by the share of rounds the master won. The master
 leaves the expert's choice only when the search says another option wins at least MARGIN
 more rounds: measured against the expert, playouts alone choose worse than its one-step
-scores, so they only overrule it on clear evidence. A fixed number of playouts per decision
-keeps it deterministic for a seed and within its time budget. As the target of Share Info,
-or a seller handing back a card, it answers as the expert does.
+scores, so they only overrule it on clear evidence. The search is anytime: it plays one guess
+at a time by every candidate still in the running, and stops after PLAYOUTS guesses, once no
+rival of the expert's choice can still overrule it, or when one more guess would overrun the
+BUDGET of the decision (a turn must not keep a table waiting; the expert's choice stands if
+no guess fits). Without a budget (`budget=None`) a seed and a view give the same choice. As
+the target of Share Info, or a seller handing back a card, it answers as the expert does.
 
 `weighed` keeps what the last decision weighed, for the notebook's hint.
 """
@@ -23,7 +26,8 @@ or a seller handing back a card, it answers as the expert does.
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+import time
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -43,6 +47,10 @@ PLAYOUTS = 20
 """Guesses (each played out once per option) per searched decision."""
 MARGIN = 0.15
 """How many more rounds in a hundred, over 100, the search must win to overrule the expert."""
+BUDGET = 0.025
+"""Seconds a decision may spend, the exact posterior included, before its search stops: the
+search is anytime (every guess is played by every candidate in turn), so a busy machine costs
+guesses, never the 50 ms a decision aimed at."""
 LONG_SHOT = 0.15
 """A grab less likely than this is not searched: the master ends its turn."""
 
@@ -70,7 +78,8 @@ class Weighed:
     options: tuple[Option, ...]
     """The options weighed, the chosen one first."""
     playouts: int
-    """Playouts per searched option (0 when it did not search)."""
+    """Guesses played out by each searched option still in the running at the end (0 when
+    it did not search); an option that dropped out earlier played fewer."""
 
 
 class MasterBot:
@@ -78,14 +87,29 @@ class MasterBot:
 
     name = "master"
 
-    def __init__(self, seed: int = 0, playouts: int = PLAYOUTS) -> None:
+    def __init__(
+        self,
+        seed: int = 0,
+        playouts: int = PLAYOUTS,
+        budget: float | None = BUDGET,
+        clock: Callable[[], float] = time.perf_counter,
+    ) -> None:
         self.expert = ExpertBot(seed)
         self.playouts = playouts
+        self.budget = budget
+        """Seconds a decision may search (None: no limit, every playout is played)."""
+        self.clock = clock
+        self._deadline = 0.0
+        self.searched = 0
+        """Guesses played out at the last decision (0 when it did not search)."""
         self._rng = random.Random(seed ^ 0x5EED)
         self.weighed: Weighed | None = None
 
     def choose(self, view: Mapping[str, Any]) -> Action:
         """The master's action for the viewer, from its view alone (C13)."""
+        if self.budget is not None:
+            self._deadline = self.clock() + self.budget
+        self.searched = 0
         options = legal_actions_for_view(view)
         if not options:
             raise ValueError("the view holds no decision for this seat")
@@ -145,7 +169,7 @@ class MasterBot:
             ):
                 choice = option
         ordered = (choice, *(o for o in weighed if o is not choice))
-        self.weighed = Weighed(drop, ordered, self.playouts if searched else 0)
+        self.weighed = Weighed(drop, ordered, self.searched if searched else 0)
         return choice.action
 
     def _search(
@@ -157,37 +181,61 @@ class MasterBot:
     ) -> list[float | None]:
         """Each candidate's share of round wins over the same posterior guesses.
 
-        With `prune`, candidates come in the expert's order and a candidate stops once even
-        winning every playout left could not lift it MARGIN above the choice so far (the
-        rule of `_settle`); its value is then that bound, which `_settle` never picks. The
-        choice is the same as with every playout played, in less time.
+        Guesses are played in turn, each by every candidate still in the running (common
+        random numbers), until `playouts` guesses are played or the time budget is spent;
+        every share is then over the same guesses. With `prune`, candidates come in the
+        expert's order and a later one drops out once even winning every guess left could not
+        lift it MARGIN above the first, the least `_settle` asks of it; its value is then
+        that bound, which `_settle` never picks.
         """
         sampler = posterior_sampler(belief)
         drop = drop_dist(belief)
         seat = view["viewer"]
-        guesses = [sampler.draw(self._rng) for _ in range(self.playouts)]
+        count = self.playouts
+        totals = [0.0] * len(candidates)
+        running = list(range(len(candidates)))
+        bounds: dict[int, float] = {}  # a dropped candidate's best possible share
+        # Drawn up front, so stopping early leaves the RNG where a full search would.
+        guesses = [sampler.draw(self._rng) for _ in range(count)]
         seeds = [self._rng.getrandbits(32) for _ in guesses]
-        count = len(guesses)
-        values: list[float | None] = []
-        chosen: float | None = None  # the share of the choice so far
-        for action in candidates:
-            total, played = 0.0, 0
-            for config, seed in zip(guesses, seeds, strict=True):
-                hopeless = (
-                    chosen is not None and total + count - played < (chosen + MARGIN) * count - 1e-9
-                )
-                if prune and hopeless:
-                    break
+        played, started = 0, self.clock()
+        # Once every rival of the first has dropped out, the choice is settled: stop there.
+        while (
+            played < count
+            and (len(candidates) == 1 or len(running) > 1)
+            and not self._out_of_time()
+        ):
+            config, seed = guesses[played], seeds[played]
+            for index in running:
                 world = world_from_view(view, config)
-                world.play(action)
+                world.play(candidates[index])
                 winner, left = Playout(world, seat, drop, random.Random(seed)).run()
-                total += 1.0 if winner == seat else (1.0 / left if winner is None else 0.0)
-                played += 1
-            if played < count:
-                values.append((total + count - played) / count)
-                continue
-            share = total / count
-            values.append(share)
-            if chosen is None or share >= chosen + MARGIN:
-                chosen = share
-        return values
+                totals[index] += 1.0 if winner == seat else (1.0 / left if winner is None else 0.0)
+            played += 1
+            if self._next_too_late(started, played):
+                break
+            if prune:
+                for i in running:
+                    if self._hopeless(totals, i, count - played):
+                        bounds[i] = (totals[i] + count - played) / count
+                running = [i for i in running if i not in bounds]
+        self.searched = max(self.searched, played)
+        if played == 0:  # no time left even for one guess: the expert's choice stands
+            return [None] * len(candidates)
+        return [bounds.get(i, totals[i] / played) for i in range(len(candidates))]
+
+    def _hopeless(self, totals: Sequence[float], index: int, left: int) -> bool:
+        """Whether candidate `index` can no longer reach the first's share plus MARGIN."""
+        if index == 0:
+            return False
+        return totals[index] + left < totals[0] + MARGIN * self.playouts - 1e-9
+
+    def _out_of_time(self) -> bool:
+        return self.budget is not None and self.clock() >= self._deadline
+
+    def _next_too_late(self, started: float, played: int) -> bool:
+        """Whether one more guess, at the mean time of those played so far, would overrun."""
+        if self.budget is None:
+            return False
+        now = self.clock()
+        return now + (now - started) / played > self._deadline
