@@ -45,7 +45,7 @@ def engine_games_per_s(players: int, seconds: float, runs: int, seed: int = 1) -
     import random
 
     from deaddrop.engine.cards.legal import legal_actions
-    from deaddrop.engine.cards.rounds import new_game
+    from deaddrop.engine.cards.rounds import start
     from deaddrop.engine.cards.rules import apply
 
     pick = random.Random(seed)
@@ -53,7 +53,7 @@ def engine_games_per_s(players: int, seconds: float, runs: int, seed: int = 1) -
     for _ in range(runs):
         games, started = 0, time.perf_counter()
         while True:
-            state = new_game(Setup(players, pick.getrandbits(32)))
+            state = start(Setup(players, pick.getrandbits(32)))
             while state.pending is not None:
                 options = legal_actions(state)
                 state, _ = apply(state, options[pick.randrange(len(options))])

@@ -14,7 +14,7 @@ from typing import Any
 
 from deaddrop.engine.station.channels import Channel, can_read, check_post
 from deaddrop.engine.station.claims import Post, whisper_posts
-from deaddrop.engine.station.state import StationState
+from deaddrop.engine.station.state import State
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,16 +34,16 @@ class SimChat:
 
     messages: list[Message] = field(default_factory=list)
 
-    def post(self, state: StationState, seat: int, channel: Channel, text: str) -> None:
+    def post(self, state: State, seat: int, channel: Channel, text: str) -> None:
         """Store a post the rules allow; IllegalAction (naming the rule) for any other."""
         check_post(state, seat, channel, text)
         self.messages.append(Message(channel, state.day, state.seats[seat].codename, text))
 
-    def readable(self, state: StationState, seat: int) -> list[Message]:
+    def readable(self, state: State, seat: int) -> list[Message]:
         """The messages this seat may read now, in order."""
         return [m for m in self.messages if can_read(state, seat, m.channel, m.day)]
 
-    def posts_for(self, state: StationState, seat: int, seen: Mapping[str, Any]) -> list[Post]:
+    def posts_for(self, state: State, seat: int, seen: Mapping[str, Any]) -> list[Post]:
         """What a bot at this seat reads: its Floor and Ring Channel posts, then its whispers.
 
         Each day's chat posts come before that day's whispers; interrogation and Archive

@@ -30,8 +30,8 @@ from deaddrop.engine.station.actions import MarkDone, ResolvePouch
 from deaddrop.engine.station.channels import Channel
 from deaddrop.engine.station.game import apply
 from deaddrop.engine.station.roles import FACTION, LAST_DAY, ROLE_TABLE, Faction
-from deaddrop.engine.station.setup import StationSetup, start
-from deaddrop.engine.station.state import StationState
+from deaddrop.engine.station.setup import Setup, start
+from deaddrop.engine.station.state import State
 from deaddrop.engine.station.views import view
 from deaddrop.station_sim.chat import SimChat
 from deaddrop.stats import wilson
@@ -56,7 +56,7 @@ class Outcome:
     """The day of the last Pouch."""
 
 
-def seen_by(state: StationState, seat: int) -> Mapping[str, Any]:
+def seen_by(state: State, seat: int) -> Mapping[str, Any]:
     """What a bot gets: a JSON round-trip copy of the seat's view, nothing shared with the state."""
     loaded: Mapping[str, Any] = json.loads(json.dumps(view(state, seat)))
     return loaded
@@ -71,11 +71,11 @@ def play_game(players: int, seed: int, deciders: Mapping[Faction, DayBot]) -> Ou
 
 def play_to_end(
     players: int, seed: int, deciders: Mapping[Faction, DayBot]
-) -> tuple[StationState, SimChat]:
+) -> tuple[State, SimChat]:
     """One whole game: the final state and its chat."""
     rng = Rng.from_seed(seed ^ 0x5EED)  # the bots' and the day order's draws, not the deal's
     names = tuple(f"player{i}" for i in range(1, players + 1))
-    state = start(StationSetup(names, seed))
+    state = start(Setup(names, seed))
     chat = SimChat()
     bots: list[tuple[DayBot, Rng]] = []
     for place in state.seats:
@@ -89,9 +89,7 @@ def play_to_end(
     return state, chat
 
 
-def play_seat(
-    state: StationState, chat: SimChat, seat: int, bots: list[tuple[DayBot, Rng]]
-) -> StationState:
+def play_seat(state: State, chat: SimChat, seat: int, bots: list[tuple[DayBot, Rng]]) -> State:
     """One bot's day: it decides from its view and posts, posts, then saves (done mark last)."""
     decide, own = bots[seat]
     seen = seen_by(state, seat)

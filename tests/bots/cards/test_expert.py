@@ -24,7 +24,7 @@ from deaddrop.engine.cards import (
     State,
     SwapStash,
     apply,
-    new_game,
+    start,
     view,
 )
 from deaddrop.engine.cards.legal import legal_actions_for_view
@@ -65,7 +65,7 @@ def test_c13_the_expert_plays_whole_games_legally_from_views(players: int) -> No
         bots: list[Any] = [Uniform(seed + s) for s in range(players)]
         bots[::2] = [ExpertBot(seed + s) for s in range(0, players, 2)]
         setup = Setup(players, seed, Options(grab_face_down=seed == 1, tokens_to_win=2))
-        state = drive(new_game(setup), bots, 3000)
+        state = drive(start(setup), bots, 3000)
         assert state.pending is None  # the game ended: every choice was legal (else apply raises)
 
 
@@ -122,6 +122,6 @@ def test_the_expert_beats_random_players() -> None:
         bots: list[Any] = [Uniform(seed * 10 + s) for s in range(players)]
         expert = seed % players
         bots[expert] = ExpertBot(seed)
-        state = drive(new_game(Setup(players, seed, Options(tokens_to_win=2))), bots, 5000)
+        state = drive(start(Setup(players, seed, Options(tokens_to_win=2))), bots, 5000)
         wins += state.winner == expert
     assert wins >= 10

@@ -18,7 +18,7 @@ from deaddrop.engine.cards import (
     SwapStash,
     apply,
     legal_actions,
-    new_game,
+    start,
     view,
 )
 
@@ -27,7 +27,7 @@ PIN_DEAL = Deal.of(4, (0, 5), ((0, 1, 1, 2, 3), (0, 0, 1, 2, 3)))
 
 
 def _table(deal: Deal = PIN_DEAL) -> State:
-    return new_game(Setup(len(deal.hands), 0, Options(), 0, (deal,)))
+    return start(Setup(len(deal.hands), 0, Options(), 0, (deal,)))
 
 
 def _greedy(seed: int = 0) -> HeuristicBot:

@@ -22,7 +22,7 @@ from deaddrop.engine.cards import (
     Setup,
     SwapStash,
     apply,
-    new_game,
+    start,
     view,
 )
 from deaddrop.engine.cards.inference import CONSISTENT, belief_from_view, drop_distribution
@@ -60,7 +60,7 @@ def test_c13_search_bots_play_whole_games_legally_from_views(name: str, players:
 @pytest.mark.parametrize("name", SEARCHERS)
 def test_c13_a_seed_and_the_same_views_give_the_same_choices(name: str) -> None:
     def choices(seed: int) -> list[Action]:
-        state = new_game(Setup(3, 11, Options(tokens_to_win=1)))
+        state = start(Setup(3, 11, Options(tokens_to_win=1)))
         bots = [SEARCHERS[name](seed), Uniform(5), SEARCHERS[name](seed + 1)]
         out = []
         for _ in range(60):
@@ -130,7 +130,7 @@ class _Unpruned(MasterBot):
 @pytest.mark.parametrize("players", [2, 3])
 def test_master_stopping_hopeless_options_early_never_changes_its_choice(players: int) -> None:
     pruned, unpruned = MasterBot(5, budget=None), _Unpruned(5, budget=None)
-    state = new_game(Setup(players, 11, Options()))
+    state = start(Setup(players, 11, Options()))
     for _ in range(40):
         if state.pending is None:
             break
@@ -154,7 +154,7 @@ class _Clock:
 
 def _a_searched_view() -> dict[str, Any]:
     """The first view of a seeded 3-player game at which the unhurried master searches."""
-    state = new_game(Setup(3, 11, Options()))
+    state = start(Setup(3, 11, Options()))
     master = MasterBot(5, budget=None)
     for _ in range(80):
         assert state.pending is not None

@@ -19,7 +19,7 @@ from deaddrop.engine.cards import (
     State,
     apply,
     legal_actions,
-    new_game,
+    start,
     view,
 )
 
@@ -55,7 +55,7 @@ def test_c3_to_c9_a_world_plays_random_rounds_as_the_engine_does(players: int) -
     rng = random.Random(players)
     checked = 0
     for seed in range(30):
-        state = new_game(Setup(players, seed, Options(tokens_to_win=2)))
+        state = start(Setup(players, seed, Options(tokens_to_win=2)))
         for _ in range(rng.randrange(0, 12)):  # start the world somewhere inside a round
             options = legal_actions(state)
             after, _ = apply(state, rng.choice(options))
@@ -78,7 +78,7 @@ def test_c3_to_c9_a_world_plays_random_rounds_as_the_engine_does(players: int) -
 
 
 def test_a_copy_is_independent() -> None:
-    state = new_game(Setup(3, 5))
+    state = start(Setup(3, 5))
     world = _world_of(state)
     twin = world.copy()
     twin.play(legal_actions(state)[0])

@@ -15,7 +15,7 @@ from deaddrop.engine.station import actions as A
 from deaddrop.engine.station.claims import Post
 from deaddrop.engine.station.game import apply
 from deaddrop.engine.station.setup import setup_from_deal, start
-from deaddrop.engine.station.state import StationState
+from deaddrop.engine.station.state import State
 from deaddrop.station_sim.simulate import seen_by
 from tests.bots.station.test_heuristic import _hidden_from, _midgame
 
@@ -31,7 +31,7 @@ NINE = (
 )  # fmt: skip
 
 
-def _play(deal: Sequence[tuple[str, str]], days: Sequence[Sequence[A.DayAction]]) -> StationState:
+def _play(deal: Sequence[tuple[str, str]], days: Sequence[Sequence[A.DayAction]]) -> State:
     """A fixed deal, each day's saves, then its Pouch."""
     state = start(setup_from_deal(deal))
     for saves in days:
@@ -41,7 +41,7 @@ def _play(deal: Sequence[tuple[str, str]], days: Sequence[Sequence[A.DayAction]]
     return state
 
 
-def _belief(state: StationState, seat: int, posts: Sequence[Post] = ()) -> Belief:
+def _belief(state: State, seat: int, posts: Sequence[Post] = ()) -> Belief:
     """The seat's belief from its view (a JSON round trip) and these posts."""
     return belief_of(read(seen_by(state, seat), list(posts)))
 

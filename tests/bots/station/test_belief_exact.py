@@ -22,7 +22,7 @@ from deaddrop.bots.station.likelihood import DEFAULT, Likelihood, label
 from deaddrop.engine.core.rng import Rng
 from deaddrop.engine.station.claims import Post, VisitClaim, format_post
 from deaddrop.engine.station.roles import Faction, is_ring
-from deaddrop.engine.station.state import StationState
+from deaddrop.engine.station.state import State
 from deaddrop.station_sim.simulate import play_to_end
 
 GAMES = {6: 12, 7: 8, 8: 3}
@@ -113,7 +113,7 @@ def test_the_exact_belief_equals_brute_force_for_every_ring_seat_at_nine_and_ten
     assert checked > 10
 
 
-def _ring_records(state: StationState) -> list[tuple[int, VisitClaim]]:
+def _ring_records(state: State) -> list[tuple[int, VisitClaim]]:
     """What the Ring knows and a Ring player may write in the Ring Channel (S29, S43): each
     locked order as "Day D: PERFORMER visited TARGET" (S12) and each detention of a Ring member
     as "Day D: INTERROGATOR visited DETAINEE" (S14)."""

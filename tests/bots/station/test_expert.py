@@ -22,7 +22,7 @@ from deaddrop.engine.station.claims import (
     parse_post,
 )
 from deaddrop.engine.station.roles import ROLE_TABLE, Faction, is_ring
-from deaddrop.engine.station.state import StationState
+from deaddrop.engine.station.state import State
 from deaddrop.station_sim.chat import SimChat
 from deaddrop.station_sim.simulate import play_to_end, seen_by
 from tests.bots.station.test_heuristic import _hidden_from, _midgame
@@ -34,7 +34,7 @@ def _sides(station: DayBot, ring: DayBot) -> Mapping[Faction, DayBot]:
     return {Faction.STATION: station, Faction.NEUTRAL: station, Faction.RING: ring}
 
 
-def _decide(state: StationState, chat: SimChat, seat: int, rng: Rng) -> DayPlan:
+def _decide(state: State, chat: SimChat, seat: int, rng: Rng) -> DayPlan:
     seen = seen_by(state, seat)
     plan, _ = expert.plan_day(seen, chat.posts_for(state, seat, seen), rng)
     return plan
@@ -44,7 +44,7 @@ def test_the_expert_is_a_level() -> None:
     assert level("expert") is expert.plan_day
 
 
-def _midgame_seats() -> Iterator[tuple[int, StationState, SimChat, int]]:
+def _midgame_seats() -> Iterator[tuple[int, State, SimChat, int]]:
     """(seed, state, chat, seat) for every living seat of a few heuristic midgames."""
     for seed in range(2):
         for players, days in ((10, 1), (8, 2), (9, 3)):
@@ -66,7 +66,7 @@ def test_s42_secrets_a_seat_cannot_see_change_none_of_its_decisions_for_every_ro
     assert roles_checked == set(ROLE_TABLE[10])
 
 
-def _check_game(state: StationState, chat: SimChat) -> None:
+def _check_game(state: State, chat: SimChat) -> None:
     """Every post is a well-formed claim post (S43); each Ring liar keeps one role story."""
     context = ClaimContext.of_state(state)
     covers: dict[str, set[str]] = defaultdict(set)

@@ -24,7 +24,7 @@ from deaddrop.engine.station.claims import (
 from deaddrop.engine.station.game import apply
 from deaddrop.engine.station.roles import FACTION
 from deaddrop.engine.station.setup import setup_from_deal, start
-from deaddrop.engine.station.state import StationState
+from deaddrop.engine.station.state import State
 from deaddrop.station_sim.chat import SimChat
 from deaddrop.station_sim.simulate import seen_by
 
@@ -68,18 +68,18 @@ DEAL9 = (
 )
 
 
-def _seat(state: StationState, codename: str) -> int:
+def _seat(state: State, codename: str) -> int:
     return next(s.index for s in state.seats if s.codename == codename)
 
 
-def _day(state: StationState, chat: SimChat, codename: str, belief: HandBelief) -> DayPlan:
+def _day(state: State, chat: SimChat, codename: str, belief: HandBelief) -> DayPlan:
     seat = _seat(state, codename)
     seen = seen_by(state, seat)
     plan, _ = decide(read(seen, chat.posts_for(state, seat, seen)), belief, Rng.from_seed(7))
     return plan
 
 
-def _pouch(state: StationState, saves: Sequence[A.Action] = ()) -> StationState:
+def _pouch(state: State, saves: Sequence[A.Action] = ()) -> State:
     for action in saves:
         state, _ = apply(state, action)
     state, _ = apply(state, A.ResolvePouch())
@@ -95,7 +95,7 @@ def test_the_analyst_reads_the_likeliest_ring_player_it_has_not_read() -> None:
     assert A.SaveOperation(_seat(state, "HERON"), _seat(state, "KESTREL")) in plan.actions
 
 
-def _claimed(state: StationState, chat: SimChat, codename: str, role: str) -> None:
+def _claimed(state: State, chat: SimChat, codename: str, role: str) -> None:
     chat.post(state, _seat(state, codename), Channel.FLOOR, format_post([RoleClaim(role)]))
 
 

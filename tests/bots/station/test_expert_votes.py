@@ -9,13 +9,13 @@ from deaddrop.bots.station.known import read
 from deaddrop.engine.station import actions as A
 from deaddrop.engine.station.game import apply
 from deaddrop.engine.station.setup import setup_from_deal, start
-from deaddrop.engine.station.state import StationState
+from deaddrop.engine.station.state import State
 from deaddrop.station_sim.chat import SimChat
 from deaddrop.station_sim.simulate import seen_by
 from tests.bots.station.test_expert_roles import DEAL7, _day, _seat, ring_odds
 
 
-def _votes(pairs: list[tuple[str, str]]) -> StationState:
+def _votes(pairs: list[tuple[str, str]]) -> State:
     """Day 1 of the seven-player deal with these live votes (voter, choice)."""
     state = start(setup_from_deal(DEAL7, 1))
     for voter, choice in pairs:
@@ -23,7 +23,7 @@ def _votes(pairs: list[tuple[str, str]]) -> StationState:
     return state
 
 
-def _vote_of(state: StationState, codename: str, odds: dict[str, float]) -> A.CastVote:
+def _vote_of(state: State, codename: str, odds: dict[str, float]) -> A.CastVote:
     plan = _day(state, SimChat(), codename, ring_odds(odds))
     return next(a for a in plan.actions if isinstance(a, A.CastVote))
 

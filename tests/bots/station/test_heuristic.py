@@ -26,8 +26,8 @@ from deaddrop.engine.station.claims import (
 )
 from deaddrop.engine.station.game import apply
 from deaddrop.engine.station.roles import ROLE_TABLE, Faction, is_ring
-from deaddrop.engine.station.setup import StationSetup, setup_from_deal, start
-from deaddrop.engine.station.state import ABSTAIN, StationState, Whisper
+from deaddrop.engine.station.setup import Setup, setup_from_deal, start
+from deaddrop.engine.station.state import ABSTAIN, State, Whisper
 from deaddrop.station_sim.chat import SimChat
 from deaddrop.station_sim.simulate import play_seat, play_to_end, seen_by
 
@@ -44,15 +44,15 @@ VS_RANDOM_RING: Mapping[Faction, DayBot] = {
 }
 
 
-def _decide(state: StationState, chat: SimChat, seat: int, rng: Rng) -> DayPlan:
+def _decide(state: State, chat: SimChat, seat: int, rng: Rng) -> DayPlan:
     seen = seen_by(state, seat)
     plan, _ = heuristic.plan_day(seen, chat.posts_for(state, seat, seen), rng)
     return plan
 
 
-def _midgame(players: int, seed: int, days: int) -> tuple[StationState, SimChat]:
+def _midgame(players: int, seed: int, days: int) -> tuple[State, SimChat]:
     """Heuristic bots play `days` days (fewer if the game ends), then the next day's saves."""
-    state = start(StationSetup(tuple(f"p{i}" for i in range(players)), seed))
+    state = start(Setup(tuple(f"p{i}" for i in range(players)), seed))
     chat = SimChat()
     bots: list[tuple[DayBot, Rng]] = [(heuristic.plan_day, Rng.from_seed(seed * 31 + s))
                                       for s in range(players)]  # fmt: skip
@@ -66,7 +66,7 @@ def _midgame(players: int, seed: int, days: int) -> tuple[StationState, SimChat]
     return state, chat
 
 
-def _hidden_from(state: StationState, seat: int, chat: SimChat) -> tuple[StationState, SimChat]:
+def _hidden_from(state: State, seat: int, chat: SimChat) -> tuple[State, SimChat]:
     """The same game with every secret this seat may not see changed (S26-S31, S42)."""
     me = state.seats[seat]
     ring_seat = is_ring(me.role)
@@ -211,7 +211,7 @@ DEAL = (
 SEATS = {codename: i for i, (codename, _) in enumerate(DEAL)}
 
 
-def _day2_after_reading(target: str) -> tuple[StationState, SimChat]:
+def _day2_after_reading(target: str) -> tuple[State, SimChat]:
     """Day 1: the Analyst reads `target`; Day 2 begins."""
     state = start(setup_from_deal(DEAL, 1))
     state, _ = apply(state, A.SaveOperation(SEATS["HERON"], SEATS[target]))

@@ -11,14 +11,14 @@ from deaddrop.bots.station.registry import LEVELS, UnknownLevel, level
 from deaddrop.engine.core.rng import Rng
 from deaddrop.engine.station import actions as A
 from deaddrop.engine.station.game import apply
-from deaddrop.engine.station.setup import StationSetup, start
+from deaddrop.engine.station.setup import Setup, start
 from deaddrop.engine.station.views import view
 
 
 def test_s42_decide_day_reads_the_view_and_its_saves_are_legal() -> None:
     marked = 0
     for seed in range(4):
-        state = start(StationSetup(tuple(f"p{i}" for i in range(8)), seed))
+        state = start(Setup(tuple(f"p{i}" for i in range(8)), seed))
         rng = Rng.from_seed(seed)
         while not state.over:
             for seat in state.living():
@@ -33,7 +33,7 @@ def test_s42_decide_day_reads_the_view_and_its_saves_are_legal() -> None:
 
 
 def test_decide_day_is_choose_day_for_the_seat_of_the_view() -> None:
-    state = start(StationSetup(tuple(f"p{i}" for i in range(6)), 2))
+    state = start(Setup(tuple(f"p{i}" for i in range(6)), 2))
     seat_of = {seat.codename: seat.index for seat in state.seats}
     for seat in range(6):
         seen = view(state, seat)
@@ -52,7 +52,7 @@ def test_the_registry_names_its_levels_and_refuses_others() -> None:
 
 
 def test_the_random_levels_day_is_its_saves_and_no_posts() -> None:
-    state = start(StationSetup(tuple(f"p{i}" for i in range(6)), 4))
+    state = start(Setup(tuple(f"p{i}" for i in range(6)), 4))
     for seat in range(6):
         seen = json.loads(json.dumps(view(state, seat)))
         plan, rng = random_bot.plan_day(seen, [], Rng.from_seed(seat))

@@ -16,17 +16,17 @@ from deaddrop.engine.station.channels import Channel
 from deaddrop.engine.station.claims import Post, parse_post
 from deaddrop.engine.station.game import apply
 from deaddrop.engine.station.roles import is_ring
-from deaddrop.engine.station.setup import StationSetup, start
-from deaddrop.engine.station.state import StationState
+from deaddrop.engine.station.setup import Setup, start
+from deaddrop.engine.station.state import State
 from deaddrop.station_sim.chat import SimChat
 from deaddrop.station_sim.simulate import seen_by, simulate
 
 
-def _game(players: int = 6, seed: int = 1) -> StationState:
-    return start(StationSetup(tuple(f"p{i}" for i in range(players)), seed))
+def _game(players: int = 6, seed: int = 1) -> State:
+    return start(Setup(tuple(f"p{i}" for i in range(players)), seed))
 
 
-def _ring_and_station(state: StationState) -> tuple[int, int]:
+def _ring_and_station(state: State) -> tuple[int, int]:
     ring = next(s.index for s in state.seats if is_ring(s.role))
     station = next(s.index for s in state.seats if not is_ring(s.role))
     return ring, station

@@ -14,7 +14,7 @@ from typing import Any
 
 from deaddrop.bots.cards.master import MasterBot, Option
 from deaddrop.engine.cards.actions import Action
-from deaddrop.engine.cards.rounds import new_game
+from deaddrop.engine.cards.rounds import start
 from deaddrop.engine.cards.rules import apply
 from deaddrop.engine.cards.state import ChooseAction, MayGrab, Setup
 from deaddrop.engine.cards.views import view
@@ -65,7 +65,7 @@ def last_decision(
     setup: Setup, actions: Sequence[Action], seat: int
 ) -> tuple[dict[str, Any], Action] | None:
     """The seat's view at its last main action or grab of a finished game, and what it did."""
-    state = new_game(setup)
+    state = start(setup)
     found = None
     for action in actions:
         pending = state.pending

@@ -23,7 +23,7 @@ from operator import attrgetter
 from typing import Any, Protocol
 
 from deaddrop.engine.cards.actions import Action, EndTurn, Grab
-from deaddrop.engine.cards.rounds import begin_round, new_game
+from deaddrop.engine.cards.rounds import begin_round, start
 from deaddrop.engine.cards.rules import apply
 from deaddrop.engine.cards.state import ChooseAction, Setup, State
 from deaddrop.engine.cards.views import log_entry, view
@@ -102,7 +102,7 @@ class Table:
     ) -> None:
         if len(deciders) != setup.players:
             raise ValueError(f"{setup.players} seats need {setup.players} deciders")
-        self.state = new_game(setup)
+        self.state = start(setup)
         self.deciders = list(deciders)
         self.turn_cap = turn_cap
         self.void_cap = void_cap

@@ -10,8 +10,8 @@ from deaddrop.engine.core.rng import Rng
 from deaddrop.engine.station import actions as A
 from deaddrop.engine.station.claims import Post
 from deaddrop.engine.station.game import apply
-from deaddrop.engine.station.setup import StationSetup, start
-from deaddrop.engine.station.state import ABSTAIN, StationState
+from deaddrop.engine.station.setup import Setup, start
+from deaddrop.engine.station.state import ABSTAIN, State
 from deaddrop.engine.station.views import view
 
 
@@ -57,9 +57,9 @@ def plan_day(seen: Mapping[str, Any], posts: Sequence[Post], rng: Rng) -> tuple[
 
 def random_game(
     players: Sequence[str], seed: int, *, max_days: int = 10
-) -> tuple[StationState, list[A.Action]]:
+) -> tuple[State, list[A.Action]]:
     """A whole game of random bots: the final state and the action log that replays it."""
-    state = start(StationSetup(tuple(players), seed))
+    state = start(Setup(tuple(players), seed))
     seat_of = {seat.codename: seat.index for seat in state.seats}
     rng = Rng.from_seed(seed ^ 0x5EED)
     log: list[A.Action] = []

@@ -48,7 +48,7 @@ from deaddrop.engine.cards.record import Record, RecordError, parse_record
 from deaddrop.engine.cards.record_export import export_record
 from deaddrop.engine.cards.record_play import outcome, play_record, record_game, replay_record
 from deaddrop.engine.cards.replay import replay
-from deaddrop.engine.cards.rounds import new_game, start  # new_game: see rounds.py
+from deaddrop.engine.cards.rounds import start
 from deaddrop.engine.cards.rules import apply
 from deaddrop.engine.cards.state import (
     ChooseAction,
@@ -95,7 +95,6 @@ __all__ = [
     "export_record",
     "legal_actions",
     "log_entry",
-    "new_game",
     "outcome",
     "parse_record",
     "pending_view",

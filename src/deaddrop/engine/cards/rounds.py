@@ -175,8 +175,3 @@ def finish_round(
     log = state.log + events
     nxt = begin_round(setup, state.rng, state.round + 1, first, tokens, results, log)
     return nxt, events + nxt.log[len(log) :]
-
-
-new_game = start
-"""The old name of `start`, kept only for `bots/cards`, `cards_sim` and `tests/bots/cards`
-(edited elsewhere): remove it once they call `start`."""

@@ -100,8 +100,3 @@ def start(setup: Setup) -> State:
 def setup_from_deal(deal: Sequence[tuple[str, str]], seed: int = 0) -> Setup:
     """A setup with a fixed deal, players named after their codenames (scenarios, tests)."""
     return Setup(tuple(codename for codename, _ in deal), seed, tuple(deal))
-
-
-StationSetup = Setup
-"""The old name of `Setup`, kept only for `bots/station`, `station_sim` and `tests/bots/station`
-(edited elsewhere): remove it once they say `Setup`."""

@@ -212,8 +212,3 @@ class State:
             if death.seat == seat:
                 return death
         return None
-
-
-StationState = State
-"""The old name of `State`, kept only for `bots/station`, `station_sim` and `tests/bots/station`
-(edited elsewhere): remove it once they say `State`."""
