@@ -8,6 +8,9 @@ from datetime import timedelta
 from litestar import Litestar
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from deaddrop.server.cards.runtime import Runtime
+from deaddrop.server.jobs import standard_jobs
+from deaddrop.server.mail.settings import MailSettings
 from deaddrop.server.station.bot_seats import decisions as claims
 from deaddrop.server.station.bot_seats.runner import LAST_CALL, BotTiming
 from deaddrop.server.station.bot_seats.seat_input import fingerprint, seat_input
@@ -113,3 +116,8 @@ def test_a_claimed_decision_whose_runner_died_is_taken_over_after_the_timeout(
     assert any(a.get("seat") == seat for a in saves_today(table))
     (taken,) = decisions(table)  # the same decision, taken over, not a second one
     assert taken.runner == "test" and taken.done_at is not None
+
+
+def test_the_bot_runner_is_a_standard_job_of_serve_and_worker(app: Litestar) -> None:
+    jobs = standard_jobs(app.state.sessionmaker, app.state.clock, MailSettings(), Runtime())
+    assert "bot_runner" in [job.name for job in jobs]
