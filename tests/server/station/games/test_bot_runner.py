@@ -38,12 +38,14 @@ def test_bots_save_through_the_players_path_and_the_pouch_resolves_with_them(
     table = _table(host, players, run_db, app)
     assert run_bots(table) == len(BOT_SEATS)
     saved_by = {action["seat"] for action in saves_today(table) if "seat" in action}
-    assert saved_by == set(BOT_SEATS)  # every bot saved something; no person did
-    assert all(d.done_at is not None for d in decisions(table))
+    assert saved_by and saved_by <= set(BOT_SEATS)  # the bots saved; no person did
+    made = decisions(table)
+    assert sorted(d.seat for d in made) == list(BOT_SEATS)  # each bot decided, once
+    assert all(d.done_at is not None for d in made)
     state = table.state()
     floor = host.get(table.path("/floor")).text  # public votes, as a person's would show
     voters = [table.codenames[seat] for seat in BOT_SEATS if state.votes[seat] is not None]
-    assert voters and all(codename in floor for codename in voters)
+    assert all(codename in floor for codename in voters)
     assert table.pouch() == 1
     state = table.state()
     assert state.day == 2 or state.over

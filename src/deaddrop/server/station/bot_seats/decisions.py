@@ -34,6 +34,8 @@ async def claim(
     """Claim decision `key` (game, day, seat, fingerprint) and commit; its row id, or None when
     it is done or another runner's claim on it is still fresh."""
     game_id, day, seat, print_ = key
+    if await _settled(db, key, now - timeout):
+        return None  # the usual case of a pass: nothing new; no insert bound to fail
     row = StationBotDecision(
         game_id=game_id, day=day, seat=seat, fingerprint=print_, runner=runner, claimed_at=now
     )
@@ -60,6 +62,22 @@ async def claim(
     taken_id = taken.scalar_one_or_none()
     await db.commit()
     return taken_id
+
+
+async def _settled(db: AsyncSession, key: tuple[int, int, int, str], fresh_after: datetime) -> bool:
+    """Whether decision `key` is done, or claimed since `fresh_after` (still in progress)."""
+    game_id, day, seat, print_ = key
+    found = await db.execute(
+        select(StationBotDecision.done_at, StationBotDecision.claimed_at).where(
+            StationBotDecision.game_id == game_id,
+            StationBotDecision.day == day,
+            StationBotDecision.seat == seat,
+            StationBotDecision.fingerprint == print_,
+        )
+    )
+    row = found.first()
+    await db.commit()  # end the read's transaction before the claim's own
+    return row is not None and (row.done_at is not None or row.claimed_at >= fresh_after)
 
 
 async def finish(db: AsyncSession, decision_id: int, now: datetime) -> None:
