@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import stat
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
 
 from deaddrop.server.db.engine import normalise_url
+from deaddrop.server.jobs import bot_timing
 from deaddrop.server.settings import Settings
 
 
@@ -59,3 +61,11 @@ def test_urls_are_normalised_to_async_drivers(given: str, driver: str) -> None:
 def test_unsupported_database_is_refused() -> None:
     with pytest.raises(ValueError, match="unsupported database"):
         normalise_url("mysql://u@h/db")
+
+
+def test_bot_decision_interval_defaults_to_three_minutes_and_is_read_from_env(
+    tmp_path: Path,
+) -> None:
+    assert Settings.from_env({}, var_dir=tmp_path).bot_decision_seconds == 180
+    quick = Settings.from_env({"BOT_DECISION_SECONDS": "0"}, var_dir=tmp_path)
+    assert bot_timing(quick).min_interval == timedelta(0)

@@ -89,11 +89,12 @@ async def _work(
     """The background jobs of `deaddrop serve` (server/jobs.py), until interrupted."""
     from deaddrop.server.cards.runtime import Runtime, bot_delay_from_env
     from deaddrop.server.clock import SystemClock
-    from deaddrop.server.jobs import Jobs, standard_jobs
+    from deaddrop.server.jobs import Jobs, Wanted, bot_timing, standard_jobs
     from deaddrop.server.station.play.pouch_runner import PouchRunner
 
     cards = Runtime(bot_delay=bot_delay_from_env())
-    jobs = Jobs(standard_jobs(sessionmaker, SystemClock(), settings.mail, cards))
+    timing = bot_timing(settings)
+    jobs = Jobs(standard_jobs(sessionmaker, SystemClock(), settings.mail, cards, Wanted(), timing))
     for job in jobs.jobs:
         if isinstance(job.worker, PouchRunner):
             print(f"Pouch runner {job.worker.name} started (Ctrl+C to stop).", flush=True)

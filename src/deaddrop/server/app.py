@@ -38,7 +38,7 @@ from deaddrop.server.db.dependencies import provide_db
 from deaddrop.server.db.engine import create_engine, create_sessionmaker
 from deaddrop.server.db.store import DatabaseStore
 from deaddrop.server.errors import EXCEPTION_HANDLERS
-from deaddrop.server.jobs import Jobs, Wanted, standard_jobs
+from deaddrop.server.jobs import Jobs, Wanted, bot_timing, standard_jobs
 from deaddrop.server.live.wakeup import (
     WAKEUPS_KEY,
     Wakeups,
@@ -81,12 +81,14 @@ def create_app(
     clock: Clock | None = None,
     pouch_runner: bool = True,
     mailer: bool = True,
+    bot_runner: bool = True,
 ) -> Litestar:
     """The web application for `settings`; the database must already be migrated.
 
     `clock` is where games read the time (tests pass a manual one); `pouch_runner` runs the
     Pouch runner inside this process (off in tests that drive the runner themselves);
-    `mailer` runs the mailer inside it when SMTP is configured (`settings.mail`).
+    `mailer` runs the mailer inside it when SMTP is configured (`settings.mail`); `bot_runner`
+    plays the Station bot seats (off in tests that drive it themselves).
     """
     game_clock: Clock = clock or SystemClock()
     engine = create_engine(settings)
@@ -95,7 +97,7 @@ def create_app(
     throttle_store = _throttle_store(settings, sessionmaker)
     throttle = _login_throttle(settings, throttle_store)
     templates = TemplateConfig(instance=JinjaTemplateEngine.from_environment(jinja_environment()))
-    wanted = Wanted(pouch_runner=pouch_runner, mailer=mailer)
+    wanted = Wanted(pouch_runner=pouch_runner, mailer=mailer, bot_runner=bot_runner)
     return Litestar(
         route_handlers=[
             *ROUTERS,
@@ -223,7 +225,8 @@ def _background(
     @contextlib.asynccontextmanager
     async def lifespan(app: Litestar) -> AsyncIterator[None]:
         cards: Runtime = app.state.cards
-        jobs = Jobs(standard_jobs(sessionmaker, game_clock, settings.mail, cards, wanted))
+        timing = bot_timing(settings)
+        jobs = Jobs(standard_jobs(sessionmaker, game_clock, settings.mail, cards, wanted, timing))
         for job in jobs.jobs:
             app.state[job.name] = job.worker
         async with jobs.running(), _woken_on_jumps(game_clock, jobs):

@@ -1,5 +1,6 @@
-"""Background work, wired one way: named jobs (the Pouch runner, the Cards runner, the mailer,
-the purge) run side by side until stopped, in `deaddrop serve` and in `deaddrop worker` alike.
+"""Background work, wired one way: named jobs (the Pouch runner, the Station bot runner, the
+Cards runner, the mailer, the purge) run side by side until stopped, in `deaddrop serve` and in
+`deaddrop worker` alike.
 
 Each job is a worker built on `background.Loop`: it runs passes until stopped, and a wake-up
 cuts its sleep short. Stopping lets a pass in progress finish (a Pouch or a mail is committed,
@@ -13,6 +14,7 @@ import contextlib
 import logging
 from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass
+from datetime import timedelta
 from typing import Protocol
 
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
@@ -24,6 +26,8 @@ from deaddrop.server.clock import Clock
 from deaddrop.server.db.store import DatabaseStore
 from deaddrop.server.mail.mailer import Mailer
 from deaddrop.server.mail.settings import MailSettings
+from deaddrop.server.settings import Settings
+from deaddrop.server.station.bot_seats.runner import BOT_RUNNER, BotRunner, BotTiming
 from deaddrop.server.station.play.pouch_runner import PouchRunner
 
 STOP_SECONDS = 5
@@ -119,6 +123,7 @@ class Wanted:
     cards_runner: bool = True
     mailer: bool = True
     purge: bool = True
+    bot_runner: bool = True
 
 
 def standard_jobs(
@@ -127,6 +132,7 @@ def standard_jobs(
     mail: MailSettings,
     cards: Runtime,
     wanted: Wanted = Wanted(),
+    bot_timing: BotTiming | None = None,
 ) -> list[Job]:
     """The jobs of a server or a worker: the mailer only when SMTP is configured."""
     jobs: list[Job] = []
@@ -134,8 +140,15 @@ def standard_jobs(
         jobs.append(Job("purge", Purge(DatabaseStore(sessionmaker, "sessions"))))
     if wanted.pouch_runner:
         jobs.append(Job("pouch_runner", PouchRunner(sessionmaker, clock)))
+    if wanted.bot_runner:
+        jobs.append(Job(BOT_RUNNER, BotRunner(sessionmaker, clock, bot_timing or BotTiming())))
     if wanted.cards_runner:
         jobs.append(Job("cards_runner", CardsRunner(sessionmaker, cards)))
     if wanted.mailer and mail.enabled:  # digests and reminders, only with SMTP_HOST
         jobs.append(Job("mailer", Mailer(sessionmaker, clock, mail)))
     return jobs
+
+
+def bot_timing(settings: Settings) -> BotTiming:
+    """The bot runner's timing with the configured decision interval (BOT_DECISION_SECONDS)."""
+    return BotTiming(min_interval=timedelta(seconds=settings.bot_decision_seconds))

@@ -37,6 +37,8 @@ class Settings:
     """Failed log-ins allowed per client address within one window."""
     login_window_seconds: int = 15 * 60
     """Length of the login throttle window."""
+    bot_decision_seconds: int = 180
+    """A Station bot seat decides at most this often, however much it sees change (issue 14)."""
     mail: MailSettings = field(default_factory=MailSettings)
     """SMTP and the player mails (digest, reminder); off while `SMTP_HOST` is unset."""
 
@@ -55,6 +57,7 @@ class Settings:
             database_schema=env.get("DATABASE_SCHEMA") or None,
             secure_cookies=env.get("SECURE_COOKIES", "").lower() in _TRUE,
             debug=env.get("DEADDROP_DEBUG", "").lower() in _TRUE,
+            bot_decision_seconds=int(env.get("BOT_DECISION_SECONDS") or 180),
             mail=MailSettings.from_env(env),
         )
 

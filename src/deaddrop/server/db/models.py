@@ -11,6 +11,7 @@ from deaddrop.server.db.base import Base
 from deaddrop.server.db.kv import KeyValue
 from deaddrop.server.live.models import LiveEvent
 from deaddrop.server.mail.models import MailDelivery
+from deaddrop.server.station.bot_seats.models import StationBotDecision
 from deaddrop.server.station.chat.models import StationMessage
 from deaddrop.server.station.game.models import (
     StationAction,
@@ -34,6 +35,7 @@ __all__ = [
     "MailDelivery",
     "StationAction",
     "StationAnnouncement",
+    "StationBotDecision",
     "StationGame",
     "StationMessage",
     "StationPouch",

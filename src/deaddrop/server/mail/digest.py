@@ -39,7 +39,7 @@ async def digest_candidates(db: AsyncSession, now: datetime, *, limit: int) -> l
         newer.game_id == StationPouch.game_id, newer.day > StationPouch.day
     )
     rows = await db.execute(
-        select(StationPouch.game_id, StationPouch.day, StationSeat.user_id)
+        select(StationPouch.game_id, StationPouch.day, User.id)
         .join(StationSeat, StationSeat.game_id == StationPouch.game_id)
         .join(User, User.id == StationSeat.user_id)
         .where(

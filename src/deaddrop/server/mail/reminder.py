@@ -64,7 +64,7 @@ async def reminder_candidates(
         select(
             StationGame.id,
             StationGame.day,
-            StationSeat.user_id,
+            User.id,
             StationGame.day_minutes,
             StationGame.deadline,
         )

@@ -33,7 +33,7 @@ def clock() -> ManualClock:
 @pytest.fixture
 def app(settings: Settings, clock: ManualClock) -> Litestar:
     """The application under test, on the manual clock, its own runner off."""
-    return create_app(settings, clock=clock, pouch_runner=False)
+    return create_app(settings, clock=clock, pouch_runner=False, bot_runner=False)
 
 
 @pytest.fixture

@@ -104,8 +104,12 @@ class StationSeat(Base):
     """Internal identifier; its order is the join order (S2)."""
     game_id: Mapped[int] = mapped_column(ForeignKey("station_games.id", ondelete="CASCADE"))
     """The game."""
-    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
-    """Who holds the seat now."""
+    user_id: Mapped[int | None] = mapped_column(
+        ForeignKey("users.id", ondelete="CASCADE"), index=True, default=None
+    )
+    """Who holds the seat now; None for a bot seat (it has no account)."""
+    bot_level: Mapped[str | None] = mapped_column(String(16), default=None)
+    """A bot seat's level (random, heuristic, expert; S42: public); None for a person."""
     seat: Mapped[int | None] = mapped_column(Integer, default=None)
     """The engine's seat index, set at the start in join order (S2)."""
     first_full_day: Mapped[int] = mapped_column(Integer, default=1)

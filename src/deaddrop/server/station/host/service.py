@@ -148,6 +148,8 @@ async def do_replace(
         raise Refused("There is no such seat.")
     if row.user_id == game.host_id:
         raise Refused("The host cannot hand over their own seat.")
+    if row.user_id is None:  # a bot seat has no holder to remember (issue 14: later)
+        raise Refused("A bot's seat cannot be handed over yet.")
     taken = await db.scalar(
         select(StationSeat.id).where(
             StationSeat.game_id == game.id, StationSeat.user_id == newcomer.id

@@ -21,6 +21,7 @@ from deaddrop.server.db.dependencies import DB
 from deaddrop.server.hosting.refusals import Refused
 from deaddrop.server.numbers import BadNumber, whole_number
 from deaddrop.server.render import FORM_REFUSED, page, see_other
+from deaddrop.server.station.bot_seats.lobby import BOT_LEVELS, do_add_bot
 from deaddrop.server.station.game.access import (
     access_game_by_invite,
     access_game_for_host,
@@ -98,8 +99,8 @@ async def lobby_page(
         return see_other(play_path(game))
     joiners = (
         await db.execute(
-            select(StationSeat.id, User.display_name, User.id)
-            .join(User, User.id == StationSeat.user_id)
+            select(StationSeat.id, User.display_name, StationSeat.user_id, StationSeat.bot_level)
+            .outerjoin(User, User.id == StationSeat.user_id)
             .where(StationSeat.game_id == game.id)
             .order_by(StationSeat.id)
         )
@@ -112,12 +113,13 @@ async def lobby_page(
         joiners=[
             {
                 "seat_id": seat_id,
-                "name": name,
+                "name": name if bot_level is None else f"Bot ({bot_level})",  # S42: public
                 "is_host": user_id == game.host_id,
                 "is_me": user_id == me.id,
             }
-            for seat_id, name, user_id in joiners
+            for seat_id, name, user_id, bot_level in joiners
         ],
+        bot_levels=BOT_LEVELS,
         invite_url=str(request.base_url).rstrip("/") + f"/join/{game.invite_token}",
         day_text=duration_text(game.day_minutes),
         first_pouch=first_pouch(schedule_of(game), clock.now()),
@@ -194,6 +196,20 @@ async def kick(request: AnyRequest, db: DB, me: Me, game_id: FromPath[str]) -> R
     return see_other(lobby_path(context.game))
 
 
+@post("/games/{game_id:str}/bots", name="station_add_bot")
+async def add_bot(request: AnyRequest, db: DB, me: Me, game_id: FromPath[str]) -> Redirect:
+    """The host seats a bot in the lobby: field `level` (issue 14)."""
+    context = await access_game_for_host(db, game_id, me)
+    fields = await fields_of(request)
+    try:
+        await do_add_bot(db, context, fields.get("level", ""))
+    except Refused as refusal:
+        flash(request, refusal.message, category="error")
+    else:
+        flash(request, "A bot took a seat.", category="success")
+    return see_other(lobby_path(context.game))
+
+
 @post("/games/{game_id:str}/start", name="station_start")
 async def start_game(
     request: AnyRequest, db: DB, me: Me, clock: ClockDep, game_id: FromPath[str]
@@ -243,6 +259,7 @@ router = Router(
         join,
         leave,
         kick,
+        add_bot,
         start_game,
     ],
 )

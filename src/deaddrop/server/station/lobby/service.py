@@ -147,7 +147,8 @@ async def do_start(db: AsyncSession, context: GameContext, clock: Clock) -> Stat
         )
     )
     # S4: the seed is stored with the game; S2: the engine's seat order is the join order.
-    setup = Setup(tuple(f"user-{s.user_id}" for s in seats), secrets.randbits(63))
+    names = tuple(f"user-{s.user_id}" if s.user_id is not None else f"bot-{s.id}" for s in seats)
+    setup = Setup(names, secrets.randbits(63))
     try:
         state = start(setup)
     except IllegalAction as error:

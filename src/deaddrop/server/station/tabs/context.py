@@ -354,6 +354,7 @@ def roster_tab(view: JSON, info: GameInfo) -> Context:
                 "done": entry["codename"] in done,
                 "inactive": bool(seat and seat.inactive and entry["alive"]),
                 "previous_holders": seat.previous_holders if seat else 0,
+                "bot_level": seat.bot_level if seat else None,  # S42: a bot is public
                 "role": role_name(entry["role"]) if "role" in entry else None,  # S26
                 # People's names stay hidden behind codenames until the end (S3).
                 "person": seat.display_name if seat and view["over"] else None,

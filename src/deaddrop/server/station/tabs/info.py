@@ -19,6 +19,8 @@ class SeatInfo:
     """How many people held the seat before a replacement (S40)."""
     inactive: bool
     """Saved nothing and posted nothing for two days running (issue 4)."""
+    bot_level: str | None = None
+    """A bot seat's level (random, heuristic, expert): public to everyone (S42)."""
 
 
 @dataclass(frozen=True, slots=True)

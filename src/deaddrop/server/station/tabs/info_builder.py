@@ -62,12 +62,17 @@ async def seat_infos(db: AsyncSession, game: StationGame, state: State) -> tuple
     """Per seat: previous holders, inactivity, and the person's name once the game is over."""
     rows = (
         await db.execute(
-            select(StationSeat.seat, StationSeat.first_full_day, User.display_name)
-            .join(User, User.id == StationSeat.user_id)
+            select(
+                StationSeat.seat,
+                StationSeat.first_full_day,
+                User.display_name,
+                StationSeat.bot_level,
+            )
+            .outerjoin(User, User.id == StationSeat.user_id)
             .where(StationSeat.game_id == game.id, StationSeat.seat.is_not(None))
         )
     ).all()
-    by_seat = {seat: (first_day, name) for seat, first_day, name in rows}
+    by_seat = {seat: (first_day, name, bot) for seat, first_day, name, bot in rows}
     previous: dict[int, int] = {
         seat: count
         for seat, count in (
@@ -89,7 +94,7 @@ async def seat_infos(db: AsyncSession, game: StationGame, state: State) -> tuple
         posted.setdefault(seat_index, set()).add(day)
     infos = []
     for seat in state.seats:
-        first_day, name = by_seat.get(seat.index, (1, None))
+        first_day, name, bot_level = by_seat.get(seat.index, (1, None, None))
         days_posted = frozenset(posted.get(seat.index, ()))
         infos.append(
             SeatInfo(
@@ -98,6 +103,7 @@ async def seat_infos(db: AsyncSession, game: StationGame, state: State) -> tuple
                 display_name=name if state.over else None,
                 previous_holders=previous.get(seat.index, 0),
                 inactive=is_inactive_now(state, seat.index, first_day, days_posted),
+                bot_level=bot_level,
             )
         )
     return tuple(infos)

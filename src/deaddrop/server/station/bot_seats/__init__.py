@@ -1,0 +1,1 @@
+"""Bot seats of Station games: added in the lobby, played by the bot runner (issue 14)."""
