@@ -33,3 +33,8 @@ def test_s21_a_ring_seat_follows_a_push_the_station_opened() -> None:
 def test_s21_a_ring_seat_ties_the_push_on_its_mate_so_nobody_is_recalled() -> None:
     pairs = [("HERON", "RAVEN"), ("WREN", "RAVEN"), ("RAVEN", "HERON")]
     assert _ring_vote(pairs) == "HERON"  # two on RAVEN, two on HERON: a tie (S21)
+
+
+def test_s21_a_ring_seat_buses_a_mate_whose_recall_one_vote_cannot_stop() -> None:
+    pairs = [("HERON", "RAVEN"), ("WREN", "RAVEN"), ("KESTREL", "RAVEN")]
+    assert _ring_vote(pairs) == "RAVEN"  # three at the threshold of 3, no outsider near it

@@ -5,7 +5,8 @@ earliest-joined backer its evidence does not clear), so a Ring that opens a push
 unsuspected outsider hands the Station a Ring member to recall. Each Ring seat therefore
 decides its vote live, at its turn, from today's public tally (S21) and its own view (S42):
 it defends a mate the Station is pushing by voting the outsider closest to the top (a tie
-recalls nobody); it follows a push the Station opened on an outsider; it joins the Ring's
+recalls nobody), or buses a mate whose recall one vote cannot stop (a vote on the Ring clears
+its voter); it follows a push the Station opened on an outsider; it joins the Ring's
 agreed target only when outsiders back it already or the Station finds it likely the Ring
 (a fake reading named it, S43); else it abstains, which the Station never counter-votes.
 """
@@ -21,6 +22,9 @@ from deaddrop.bots.station.known import Known
 LEAD_SUSPICION = 4.0
 """The public suspicion at which the Ring may open a push on its agreed target alone: the
 Station's own belief then leans on that player too, so its seats join rather than counter."""
+
+BUS_GAP = 2
+"""A mate this many votes ahead of every outsider at the threshold is lost: one vote can't tie."""
 
 
 def today_tally(known: Known) -> Counter[str]:
@@ -50,7 +54,12 @@ def defend_mate(known: Known, tally: Counter[str], public: Mapping[str, float]) 
     if not any(tally[m] == best for m in mates) and mine < best:
         return None
     outsiders = [c for c in known.living if c not in known.ring]
-    return top(known, outsiders, lambda c: tally.get(c, 0) + 0.01 * public.get(c, 0.0))
+    closest = top(known, outsiders, lambda c: tally.get(c, 0) + 0.01 * public.get(c, 0.0))
+    pushed = [m for m in mates if tally[m] == best]
+    lost = best - (tally.get(closest, 0) if closest else 0) >= BUS_GAP
+    if len(pushed) == 1 and lost and best >= known.view["threshold"]:
+        return pushed[0]  # its recall is sealed: my vote on it clears me instead (bus)
+    return closest
 
 
 def ring_ballot(known: Known, plan: str | None, public: Mapping[str, float]) -> str | None:
