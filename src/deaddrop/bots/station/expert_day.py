@@ -20,6 +20,7 @@ from deaddrop.bots.station.expert_ring import (
     public_suspicion,
     ring_vote,
 )
+from deaddrop.bots.station.expert_ring_vote import ring_ballot
 from deaddrop.bots.station.expert_station import station_target, station_vote
 from deaddrop.bots.station.expert_talk import (
     Talk,
@@ -88,7 +89,7 @@ def _ring_day(known: Known, belief: Posterior, rng: Rng) -> tuple[DayPlan, Rng]:
     talk, rng = ring_story(known, belief, plan, rng)
     talk.ring.extend(detention_records(known))
     _say(day, talk)
-    day.vote(plan)
+    day.vote(ring_ballot(known, plan, public))  # never a visible bloc
     day.final_cable([*known.my_claims(), *talk.floor])  # the cover story, kept to the end
     return day.plan(), rng
 
