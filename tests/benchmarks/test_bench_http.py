@@ -16,8 +16,8 @@ from tests.server.conftest import postgres_url_or_skip, redis_url_or_skip
 TINY = [
     "--quick",
     "--games", "2",
-    "--seconds", "1",
-    "--warmup", "0.2",
+    "--seconds", "2",
+    "--warmup", "1",
     "--rates", "5",
     "--open-seconds", "1",
     "--streams", "20",
@@ -26,6 +26,8 @@ TINY = [
     "--live-grace", "60",
     "--waves", "3",
 ]  # fmt: skip
+# A warm-up of a second lets the first, cold requests (a PostgreSQL pool opening) finish
+# before the window, so that each kind completes some requests in it even on a busy machine.
 HANG_GUARD_SECONDS = 1800
 """Only a hung run is stopped; a slow machine may take minutes."""
 
