@@ -1,9 +1,4 @@
-"""${message}
-
-Revision ID: ${up_revision}
-Revises: ${down_revision | comma,n}
-Created: ${create_date}
-"""
+"""${message}"""
 
 from __future__ import annotations
 

@@ -1,9 +1,4 @@
-"""Accounts and the key-value table behind sessions and throttles.
-
-Revision ID: 0001
-Revises:
-Created: 2026-11-29
-"""
+"""Accounts and the key-value table behind sessions and throttles."""
 
 from __future__ import annotations
 

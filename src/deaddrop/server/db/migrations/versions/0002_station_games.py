@@ -1,9 +1,4 @@
-"""Station games: games, seats and former holders, the action log, Pouches, announcements.
-
-Revision ID: 0002
-Revises: 0001
-Created: 2026-11-29
-"""
+"""Station games: games, seats and former holders, the action log, Pouches, announcements."""
 
 from __future__ import annotations
 

@@ -1,9 +1,4 @@
-"""The live events journal: every game's audience-tagged events, numbered per stream.
-
-Revision ID: 0003
-Revises: 0002
-Created: 2026-11-29 12:21:40.172465
-"""
+"""The live events journal: every game's audience-tagged events, numbered per stream."""
 
 from __future__ import annotations
 

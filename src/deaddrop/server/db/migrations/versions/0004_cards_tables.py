@@ -1,9 +1,4 @@
-"""Cards tables: tables, their seats (people, guests, bots) and their action logs.
-
-Revision ID: 0004
-Revises: 0003
-Created: 2026-11-29 12:34:11.266825
-"""
+"""Cards tables: tables, their seats (people, guests, bots) and their action logs."""
 
 from __future__ import annotations
 

@@ -1,9 +1,4 @@
-"""Station chat: the messages of the Floor, the Ring Channel, the Archive and interrogations.
-
-Revision ID: 0005
-Revises: 0004
-Created: 2026-11-29 13:06:34.500877
-"""
+"""Station chat: the messages of the Floor, the Ring Channel, the Archive and interrogations."""
 
 from __future__ import annotations
 

@@ -1,9 +1,4 @@
-"""Mail: the players' opt-in preferences and the delivery ledger (`mail_deliveries`).
-
-Revision ID: 0006
-Revises: 0005
-Created: 2026-12-01 02:05:15.806311
-"""
+"""Mail: the players' opt-in preferences and the delivery ledger (`mail_deliveries`)."""
 
 from __future__ import annotations
 

@@ -1,9 +1,4 @@
-"""Station tab badges: where each player last looked, per tab (`station_tab_seen`).
-
-Revision ID: 0007
-Revises: 0006
-Created: 2026-12-01 02:17:48.752257
-"""
+"""Station tab badges: where each player last looked, per tab (`station_tab_seen`)."""
 
 from __future__ import annotations
 

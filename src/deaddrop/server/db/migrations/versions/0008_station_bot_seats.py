@@ -1,9 +1,4 @@
-"""Station bot seats: a seat may be a bot with a level; `station_bot_decisions`.
-
-Revision ID: 0008
-Revises: 0007
-Created: 2026-12-02 07:05:00.000000
-"""
+"""Station bot seats: a seat may be a bot with a level; `station_bot_decisions`."""
 
 from __future__ import annotations
 
