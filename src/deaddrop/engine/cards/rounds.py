@@ -6,6 +6,7 @@ from deaddrop.engine.cards.deck import Deal, check_deal, check_players, deal_fro
 from deaddrop.engine.cards.state import ChooseAction, Options, RoundResult, Setup, State
 from deaddrop.engine.core.errors import IllegalAction
 from deaddrop.engine.core.events import Audience, Event
+from deaddrop.engine.core.records import evolve
 from deaddrop.engine.core.rng import Rng
 
 _PUBLIC = Audience.everyone()
@@ -152,17 +153,10 @@ def finish_round(
     if tokens[winner] >= setup.options.tokens_to_win:
         # C11: the first to hold tokens_to_win tokens wins the game.
         events = (*events, Event("game_end", {"winner": winner, "tokens": tokens}, _PUBLIC))
-        over = State(
-            setup=setup,
-            rng=state.rng,
-            round=state.round,
-            first=state.first,
-            turn=state.turn,
-            drop=state.drop,
-            stash=state.stash,
+        over = evolve(
+            state,
             hands=hands,
             eliminated=eliminated,
-            answers=state.answers,
             tokens=tokens,
             pending=None,
             winner=winner,

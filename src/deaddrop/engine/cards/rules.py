@@ -37,6 +37,7 @@ from deaddrop.engine.cards.state import (
 )
 from deaddrop.engine.core.errors import IllegalAction
 from deaddrop.engine.core.events import Audience, Event
+from deaddrop.engine.core.records import evolve
 
 _PUBLIC = Audience.everyone()
 _MAIN_ACTIONS = (ShareInfo, SwapStash, SellSecrets)
@@ -135,26 +136,16 @@ def _advance(
     answers: tuple[str, ...] | None = None,
 ) -> tuple[State, tuple[Event, ...]]:
     """The state one step further in the same turn."""
-    return (
-        State(
-            setup=state.setup,
-            rng=state.rng,
-            round=state.round,
-            first=state.first,
-            turn=state.turn,
-            drop=state.drop,
-            stash=state.stash if stash is None else stash,
-            hands=hands,
-            eliminated=state.eliminated,
-            answers=state.answers if answers is None else answers,
-            tokens=state.tokens,
-            pending=pending,
-            winner=None,
-            results=state.results,
-            log=state.log + events,
-        ),
-        events,
+    stepped = evolve(
+        state,
+        stash=state.stash if stash is None else stash,
+        hands=hands,
+        answers=state.answers if answers is None else answers,
+        pending=pending,
+        winner=None,
+        log=state.log + events,
     )
+    return stepped, events
 
 
 def _swap_stash(state: State, action: SwapStash) -> tuple[State, tuple[Event, ...]]:
@@ -312,23 +303,13 @@ def _pass_turn(
     nxt = (seat + 1) % players
     while nxt in eliminated:
         nxt = (nxt + 1) % players
-    return (
-        State(
-            setup=state.setup,
-            rng=state.rng,
-            round=state.round,
-            first=state.first,
-            turn=nxt,
-            drop=state.drop,
-            stash=state.stash,
-            hands=hands,
-            eliminated=eliminated,
-            answers=state.answers,
-            tokens=state.tokens,
-            pending=ChooseAction(nxt),
-            winner=None,
-            results=state.results,
-            log=state.log + events,
-        ),
-        events,
+    passed = evolve(
+        state,
+        turn=nxt,
+        hands=hands,
+        eliminated=eliminated,
+        pending=ChooseAction(nxt),
+        winner=None,
+        log=state.log + events,
     )
+    return passed, events
