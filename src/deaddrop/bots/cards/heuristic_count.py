@@ -125,6 +125,11 @@ class Count:
             if cards[card]:
                 cards[card] -= 1
 
+    def traded(self, seat: int, gave: int, got: int) -> None:
+        """The seat gave one card this seat saw and got another."""
+        self.lost(seat, gave)
+        self.gained(seat, got)
+
     def shown(self, seat: int, cards: Sequence[int]) -> None:
         """The seat holds these cards now (shown in a sale)."""
         sure = self.sure[seat]
@@ -203,22 +208,12 @@ def _read_round(count: Count, entries: Iterable[Mapping[str, Any]]) -> None:
         kind = entry["kind"]
         seat: int = entry.get("seat", -1)
         if kind == "swap_stash" and seat != me:
-            count.lost(seat, entry["give"])
-            count.gained(seat, entry["take"])
+            count.traded(seat, entry["give"], entry["take"])
         elif kind == "share_info" and seat != me:
             if entry["face_up"]:  # C5: the mover takes a face-up card, public
-                count.lost(seat, entry["give"])
-                count.gained(seat, entry["receive"])
+                count.traded(seat, entry["give"], entry["receive"])
             elif entry["with"] != me:
                 count.merge(seat, entry["with"])
-        elif kind == "share_info_cards":
-            # C4: only the two see the cards; "give" is the mover's, "receive" the target's.
-            if seat == me:
-                count.lost(entry["with"], entry["receive"])
-                count.gained(entry["with"], entry["give"])
-            else:
-                count.lost(seat, entry["give"])
-                count.gained(seat, entry["receive"])
         elif kind == "sell_secrets_shown":
             if seat == me:
                 sold = entry["sum"]
@@ -230,13 +225,14 @@ def _read_round(count: Count, entries: Iterable[Mapping[str, Any]]) -> None:
                 count.none[buyer].add(sold)
             elif me not in (seat, buyer) and entry["cards_moved"]:
                 count.merge(seat, buyer)
-        elif kind == "sell_secrets_cards":
-            # "give" is the card handed back by the seller, "receive" the buyer's card of the sum.
+        elif kind in ("share_info_cards", "sell_secrets_cards"):
+            # C4, C7: only the two see the cards. "give" is what the mover (the seller) gave:
+            # its own card in a share, the shown card handed back in a sale; "receive" is the
+            # other seat's card (of the sum's value in a sale).
+            other = entry["with"] if kind == "share_info_cards" else entry["to"]
             if seat == me:
-                count.lost(entry["to"], entry["receive"])
-                count.gained(entry["to"], entry["give"])
+                count.traded(other, entry["receive"], entry["give"])
             else:
-                count.lost(seat, entry["give"])
-                count.gained(seat, entry["receive"])
+                count.traded(seat, entry["give"], entry["receive"])
         elif kind == "eliminated" and seat != me:
             count.eliminated(seat, entry["hand"], entry["pair"])
