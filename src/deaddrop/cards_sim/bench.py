@@ -5,9 +5,10 @@ Benchmarks print figures; they never pass or fail on time (DESIGN.md).
 
 from __future__ import annotations
 
+import itertools
 import statistics
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -23,21 +24,17 @@ from deaddrop.stats import percentile
 
 def random_games_per_s(players: int, seconds: float, runs: int, seed: int = 1) -> list[float]:
     """Games/s of random bots (view per decision included), one figure per run of `seconds`."""
-    rng = Rng.from_seed(seed)
-    out: list[float] = []
-    for _ in range(runs):
-        games, started = 0, time.perf_counter()
+
+    def games() -> Iterator[int]:
+        rng = Rng.from_seed(seed)
         while True:
             table_seed, rng = rng.next_u64()
             play_game(
                 Setup(players, table_seed), [RandomBot(table_seed + s) for s in range(players)]
             )
-            games += 1
-            elapsed = time.perf_counter() - started
-            if elapsed >= seconds:
-                break
-        out.append(games / elapsed)
-    return out
+            yield 1
+
+    return _rates(games(), seconds, runs)
 
 
 def engine_games_per_s(players: int, seconds: float, runs: int, seed: int = 1) -> list[float]:
@@ -48,20 +45,29 @@ def engine_games_per_s(players: int, seconds: float, runs: int, seed: int = 1) -
     from deaddrop.engine.cards.rounds import start
     from deaddrop.engine.cards.rules import apply
 
-    pick = random.Random(seed)
-    out: list[float] = []
-    for _ in range(runs):
-        games, started = 0, time.perf_counter()
+    def games() -> Iterator[int]:
+        pick = random.Random(seed)
         while True:
             state = start(Setup(players, pick.getrandbits(32)))
             while state.pending is not None:
                 options = legal_actions(state)
                 state, _ = apply(state, options[pick.randrange(len(options))])
-            games += 1
+            yield 1
+
+    return _rates(games(), seconds, runs)
+
+
+def _rates(work: Iterator[int], seconds: float, runs: int) -> list[float]:
+    """Units of `work` per second (each step yields how many it did), one figure per run."""
+    out: list[float] = []
+    for _ in range(runs):
+        done, started = 0, time.perf_counter()
+        while True:
+            done += next(work)
             elapsed = time.perf_counter() - started
             if elapsed >= seconds:
                 break
-        out.append(games / elapsed)
+        out.append(done / elapsed)
     return out
 
 
@@ -87,21 +93,15 @@ def posterior_updates_per_s(
     from deaddrop.engine.cards.inference import empty_belief, update
 
     rounds = _round_logs(players, 20, seed)
-    out: list[float] = []
-    for _ in range(runs):
-        updates, started = 0, time.perf_counter()
-        elapsed = 0.0
-        while elapsed < seconds:
-            for seat, entries in rounds:
-                belief = empty_belief(seat, players, model)
-                for entry in entries:
-                    belief = update(belief, (entry,))
-                updates += len(entries)
-                elapsed = time.perf_counter() - started
-                if elapsed >= seconds:
-                    break
-        out.append(updates / elapsed)
-    return out
+
+    def updates() -> Iterator[int]:
+        for seat, entries in itertools.cycle(rounds):
+            belief = empty_belief(seat, players, model)
+            for entry in entries:
+                belief = update(belief, (entry,))
+            yield len(entries)
+
+    return _rates(updates(), seconds, runs)
 
 
 class _Timed:
