@@ -21,7 +21,7 @@ from deaddrop.server.accounts.models import User
 from deaddrop.server.mail.deliveries import DeliveryKey, recorded
 from deaddrop.server.mail.message import Mail, one_line, site_url
 from deaddrop.server.mail.models import DIGEST
-from deaddrop.server.mail.recipients import load_recipient, opted_in, zone_of
+from deaddrop.server.mail.recipients import Recipient, opted_in, zone_of
 from deaddrop.server.mail.render import render_mail
 from deaddrop.server.mail.settings import MailSettings
 from deaddrop.server.station.game.models import StationGame, StationPouch, StationSeat
@@ -56,12 +56,9 @@ async def digest_candidates(db: AsyncSession, now: datetime, *, limit: int) -> l
 
 
 async def compose_digest(
-    db: AsyncSession, key: DeliveryKey, settings: MailSettings, now: datetime
+    db: AsyncSession, key: DeliveryKey, recipient: Recipient, settings: MailSettings, now: datetime
 ) -> Mail | str:
-    """The digest for `key`, or why it should not be sent (any more)."""
-    recipient = await load_recipient(db, key)
-    if isinstance(recipient, str):
-        return recipient
+    """The digest for `key` to its recipient, or why it should not be sent (any more)."""
     newest = await db.scalar(
         select(StationPouch.day)
         .where(StationPouch.game_id == key.game_id)

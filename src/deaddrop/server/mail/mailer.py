@@ -24,6 +24,7 @@ from deaddrop.server.mail.deliveries import Claim, DeliveryKey
 from deaddrop.server.mail.digest import compose_digest, digest_candidates
 from deaddrop.server.mail.message import Mail, build_message
 from deaddrop.server.mail.models import DIGEST, FAILED
+from deaddrop.server.mail.recipients import Recipient, load_recipient
 from deaddrop.server.mail.reminder import compose_reminder, reminder_candidates
 from deaddrop.server.mail.send import Sender, smtp_sender
 from deaddrop.server.mail.settings import MailSettings
@@ -40,7 +41,9 @@ POLL_SECONDS = 30.0
 AFTER_DEADLINE = timedelta(seconds=2)
 """Look again this long after a deadline, when the runner will have resolved the Pouch."""
 
-Compose = Callable[[AsyncSession, DeliveryKey, MailSettings, datetime], Awaitable[Mail | str]]
+Compose = Callable[
+    [AsyncSession, DeliveryKey, Recipient, MailSettings, datetime], Awaitable[Mail | str]
+]
 
 
 def default_name() -> str:
@@ -156,8 +159,12 @@ class Mailer(LoopWorker):
         return sent
 
     async def _compose(self, db: AsyncSession, key: DeliveryKey) -> Mail | str:
+        # Every mail is written to a recipient who still holds the seat and still wants it.
+        recipient = await load_recipient(db, key)
+        if isinstance(recipient, str):
+            return recipient
         compose: Compose = compose_digest if key.kind == DIGEST else compose_reminder
-        return await compose(db, key, self.settings, self.clock.now())
+        return await compose(db, key, recipient, self.settings, self.clock.now())
 
     async def _send(self, claim: Claim, mail: Mail) -> int:
         """Send a claimed mail and record the outcome; 1 if the SMTP server took it."""

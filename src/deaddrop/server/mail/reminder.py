@@ -18,7 +18,7 @@ from deaddrop.server.accounts.models import User
 from deaddrop.server.mail.deliveries import DeliveryKey, recorded
 from deaddrop.server.mail.message import Mail, one_line, site_url
 from deaddrop.server.mail.models import REMINDER
-from deaddrop.server.mail.recipients import load_recipient, opted_in, zone_of
+from deaddrop.server.mail.recipients import Recipient, opted_in, zone_of
 from deaddrop.server.mail.render import render_mail
 from deaddrop.server.mail.settings import MailSettings
 from deaddrop.server.station.game.models import StationGame, StationSeat
@@ -88,12 +88,9 @@ async def reminder_candidates(
 
 
 async def compose_reminder(
-    db: AsyncSession, key: DeliveryKey, settings: MailSettings, now: datetime
+    db: AsyncSession, key: DeliveryKey, recipient: Recipient, settings: MailSettings, now: datetime
 ) -> Mail | str:
-    """The reminder for `key`, or why it should not be sent (any more)."""
-    recipient = await load_recipient(db, key)
-    if isinstance(recipient, str):
-        return recipient
+    """The reminder for `key` to its recipient, or why it should not be sent (any more)."""
     game, state, seat = recipient.game, recipient.state, recipient.seat
     if game.status != "running" or game.deadline is None:
         return "the game is not running"
