@@ -144,15 +144,7 @@ async def update_account(
     profile, errors = validate_profile(data)
     if errors:
         return _profile_form(request, me, data, errors, status_code=FORM_REFUSED)
-    await do_update_profile(
-        db,
-        me,
-        display_name=profile.display_name,
-        email=profile.email,
-        time_zone=profile.time_zone,
-        mail_digests=profile.mail_digests,
-        mail_reminders=profile.mail_reminders,
-    )
+    await do_update_profile(db, me, profile)
     flash(request, "Profile saved.", category="success")
     return see_other("/account")
 

@@ -6,6 +6,7 @@ from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from deaddrop.server.accounts.forms import Profile
 from deaddrop.server.accounts.models import User
 from deaddrop.server.accounts.passwords import hash_password, needs_rehash, verify_password
 
@@ -68,20 +69,11 @@ async def do_change_password(db: AsyncSession, user: User, *, old: str, new: str
     await db.commit()
 
 
-async def do_update_profile(
-    db: AsyncSession,
-    user: User,
-    *,
-    display_name: str,
-    email: str | None,
-    time_zone: str,
-    mail_digests: bool = False,
-    mail_reminders: bool = False,
-) -> None:
+async def do_update_profile(db: AsyncSession, user: User, profile: Profile) -> None:
     """Save checked profile values, the mail preferences among them."""
-    user.display_name = display_name
-    user.email = email
-    user.time_zone = time_zone
-    user.mail_digests = mail_digests
-    user.mail_reminders = mail_reminders
+    user.display_name = profile.display_name
+    user.email = profile.email
+    user.time_zone = profile.time_zone
+    user.mail_digests = profile.mail_digests
+    user.mail_reminders = profile.mail_reminders
     await db.commit()
