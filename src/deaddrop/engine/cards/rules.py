@@ -148,6 +148,18 @@ def _advance(
     return stepped, events
 
 
+def _trade(
+    state: State, event: Event, mover: int, other: int, gave: int, got: int
+) -> tuple[State, tuple[Event, ...]]:
+    """The mover gave `other` a card for one of theirs (C4, C5, C7); it may grab next (C8)."""
+    hands = _with(
+        state.hands,
+        (mover, _moved(state.hands[mover], gave, got)),
+        (other, _moved(state.hands[other], got, gave)),
+    )
+    return _advance(state, hands, MayGrab(mover), (event,))
+
+
 def _swap_stash(state: State, action: SwapStash) -> tuple[State, tuple[Event, ...]]:
     seat, give, take = action.seat, action.give, action.take
     hand = state.hands[seat]
@@ -177,13 +189,7 @@ def _share_info(state: State, action: ShareInfo) -> tuple[State, tuple[Event, ..
         if type(take) is not int or take not in state.hands[target]:
             raise IllegalAction("C5", f"seat {target}'s face-up hand holds no {take}")
         payload = {"seat": seat, "with": target, "face_up": True, "give": give, "receive": take}
-        event = Event("share_info", payload, _PUBLIC)
-        hands = _with(
-            state.hands,
-            (seat, _moved(hand, give, take)),
-            (target, _moved(state.hands[target], take, give)),
-        )
-        return _advance(state, hands, MayGrab(seat), (event,))
+        return _trade(state, Event("share_info", payload, _PUBLIC), seat, target, give, take)
     if action.take is not None:
         raise IllegalAction("C4", f"seat {target} chooses the card it gives")
     # C4: everyone sees that the two trade; the target chooses without seeing the offered card.
@@ -200,12 +206,7 @@ def _give_card(
     # C4: only the two see the two cards.
     payload = {"seat": mover, "with": target, "give": offered, "receive": card}
     event = Event("share_info_cards", payload, Audience.only(mover, target))
-    hands = _with(
-        state.hands,
-        (mover, _moved(state.hands[mover], offered, card)),
-        (target, _moved(state.hands[target], card, offered)),
-    )
-    return _advance(state, hands, MayGrab(mover), (event,))
+    return _trade(state, event, mover, target, offered, card)
 
 
 def _sell_secrets(state: State, action: SellSecrets) -> tuple[State, tuple[Event, ...]]:
@@ -249,12 +250,7 @@ def _hand_back(
     # C7: the buyer hands over a card of the sum's value; the seller returns one shown card.
     payload = {"seat": seller, "to": buyer, "give": card, "receive": total}
     event = Event("sell_secrets_cards", payload, Audience.only(seller, buyer))
-    hands = _with(
-        state.hands,
-        (seller, _moved(state.hands[seller], card, total)),
-        (buyer, _moved(state.hands[buyer], total, card)),
-    )
-    return _advance(state, hands, MayGrab(seller), (event,))
+    return _trade(state, event, seller, buyer, card, total)
 
 
 def _grab(state: State, action: Grab) -> tuple[State, tuple[Event, ...]]:
