@@ -101,25 +101,18 @@ def deal_events(number: int, first: int, deal: Deal) -> tuple[Event, ...]:
     return (public, *hands)
 
 
-def _round_end(
-    state: State,
-    hands: tuple[tuple[int, ...], ...],
-    eliminated: tuple[int, ...],
-    winner: int,
-    by: str,
-    tokens: tuple[int, ...],
-) -> Event:
+def _round_end(result: RoundResult, tokens: tuple[int, ...]) -> Event:
     """C10: after a round every card is revealed in the log."""
     return Event(
         "round_end",
         {
-            "round": state.round,
-            "winner": winner,
-            "by": by,
-            "eliminated": eliminated,
-            "drop": state.drop,
-            "stash": state.stash,
-            "hands": hands,
+            "round": result.round,
+            "winner": result.winner,
+            "by": result.by,
+            "eliminated": result.eliminated,
+            "drop": result.drop,
+            "stash": result.stash,
+            "hands": result.hands,
             "tokens": tokens,
         },
         _PUBLIC,
@@ -147,7 +140,7 @@ def finish_round(
         stash=state.stash,
         hands=hands,
     )
-    events = (*events, _round_end(state, hands, eliminated, winner, by, tokens))
+    events = (*events, _round_end(result, tokens))
     results = (*state.results, result)
     setup = state.setup
     if tokens[winner] >= setup.options.tokens_to_win:
