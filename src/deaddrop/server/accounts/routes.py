@@ -152,7 +152,7 @@ async def update_account(
 @get("/account/password", name="password")
 async def password_page(me: Me) -> Template:
     """The change-password form."""
-    return page("accounts/password.html", viewer=me, errors={}, limits=limits)
+    return _form_page("password", me, {})
 
 
 @post("/account/password")
@@ -169,27 +169,34 @@ async def change_password(
         except WrongPassword:
             errors["old_password"] = "That is not your current password."
     if errors:
-        return page(
-            "accounts/password.html",
-            viewer=me,
-            errors=errors,
-            limits=limits,
-            status_code=FORM_REFUSED,
-        )
+        return _form_page("password", me, errors, status_code=FORM_REFUSED)
     log_in(request, me)  # this session carries on under the new epoch; the others end
     flash(request, "Password changed. Your other sessions have been logged out.", "success")
     return see_other("/account")
 
 
-def _sign_up_form(form: SignUpForm, errors: dict[str, str], status_code: int = 200) -> Template:
+def _form_page(
+    name: str,
+    viewer: Me | None,
+    errors: dict[str, str],
+    status_code: int = 200,
+    headers: dict[str, str] | None = None,
+    **context: Any,
+) -> Template:
+    """The account form `templates/accounts/<name>.html`, its fields' limits and what to fix."""
     return page(
-        "accounts/signup.html",
-        viewer=None,
-        form=form,
+        f"accounts/{name}.html",
+        viewer=viewer,
         errors=errors,
         limits=limits,
         status_code=status_code,
+        headers=headers,
+        **context,
     )
+
+
+def _sign_up_form(form: SignUpForm, errors: dict[str, str], status_code: int = 200) -> Template:
+    return _form_page("signup", None, errors, status_code, form=form)
 
 
 def _login_form(
@@ -198,15 +205,7 @@ def _login_form(
     status_code: int = 200,
     headers: dict[str, str] | None = None,
 ) -> Template:
-    return page(
-        "accounts/login.html",
-        viewer=None,
-        form=form,
-        errors=errors,
-        limits=limits,
-        status_code=status_code,
-        headers=headers,
-    )
+    return _form_page("login", None, errors, status_code, headers, form=form)
 
 
 def _profile_form(
@@ -216,16 +215,15 @@ def _profile_form(
     errors: dict[str, str],
     status_code: int = 200,
 ) -> Template:
-    return page(
-        "accounts/account.html",
-        viewer=me,
+    return _form_page(
+        "account",
+        me,
+        errors,
+        status_code,
         form=form,
-        errors=errors,
-        limits=limits,
         zones=offered_time_zones(),
         ticked=ticked,
         mail_on=request.app.state.settings.mail.enabled,
-        status_code=status_code,
     )
 
 
