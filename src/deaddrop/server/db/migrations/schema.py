@@ -1,7 +1,8 @@
 """What the migrations build tables from, named by the project's conventions (`pk_<table>`,
-`uq_<table>_<columns>`, `fk_<table>_<column>_<target>`), so that each migration reads as the
-schema it makes. Released migrations call these: what a call produces must never change (add a
-new helper instead); `tests/server/test_migrations.py` checks the result against the models.
+`uq_<table>_<columns>`, `fk_<table>_<column>_<target>`, `ix_<table>_<columns>`), so that each
+migration reads as the schema it makes. Released migrations call these: what a call produces
+must never change (add a new helper instead); `tests/server/test_migrations.py` checks the
+result against the models.
 """
 
 from __future__ import annotations
@@ -69,3 +70,17 @@ def references(
 def create_with_id(table: str, *items: Any) -> None:
     """Create a table whose primary key is an integer `id`, its first column."""
     op.create_table(table, integer("id"), *items, primary_key(table, "id"))
+
+
+def index(table: str, *columns: str, name: str | None = None) -> None:
+    """Create an index over `columns`; `name` only where an old one breaks the convention."""
+    op.create_index(name or _index_name(table, columns), table, list(columns), unique=False)
+
+
+def drop_index(table: str, *columns: str, name: str | None = None) -> None:
+    """Drop the index `index` made over `columns`."""
+    op.drop_index(name or _index_name(table, columns), table_name=table)
+
+
+def _index_name(table: str, columns: tuple[str, ...]) -> str:
+    return f"ix_{table}_{'_'.join(columns)}"

@@ -32,11 +32,11 @@ def upgrade() -> None:
         schema.moment("expires_at", null=True),
         schema.primary_key("kv_entries", "namespace", "key"),
     )
-    op.create_index("ix_kv_entries_expires_at", "kv_entries", ["expires_at"], unique=False)
+    schema.index("kv_entries", "expires_at")
 
 
 def downgrade() -> None:
     """Drop both tables."""
-    op.drop_index("ix_kv_entries_expires_at", table_name="kv_entries")
+    schema.drop_index("kv_entries", "expires_at")
     op.drop_table("kv_entries")
     op.drop_table("users")

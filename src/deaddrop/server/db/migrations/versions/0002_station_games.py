@@ -44,10 +44,8 @@ def upgrade() -> None:
         schema.unique("station_games", "public_id"),
         schema.unique("station_games", "spectator_token"),
     )
-    op.create_index("ix_station_games_host_id", "station_games", ["host_id"], unique=False)
-    op.create_index(
-        "ix_station_games_status_deadline", "station_games", ["status", "deadline"], unique=False
-    )
+    schema.index("station_games", "host_id")
+    schema.index("station_games", "status", "deadline")
     op.create_table(
         "station_actions",
         schema.integer("game_id"),
@@ -69,9 +67,7 @@ def upgrade() -> None:
         schema.moment("created_at"),
         schema.references("station_announcements", "game_id", "station_games"),
     )
-    op.create_index(
-        "ix_station_announcements_game_id", "station_announcements", ["game_id"], unique=False
-    )
+    schema.index("station_announcements", "game_id")
     schema.create_with_id(
         "station_pouches",
         schema.integer("game_id"),
@@ -95,9 +91,7 @@ def upgrade() -> None:
         schema.references("station_seat_holders", "game_id", "station_games"),
         schema.references("station_seat_holders", "user_id", "users"),
     )
-    op.create_index(
-        "ix_station_seat_holders_game_id", "station_seat_holders", ["game_id"], unique=False
-    )
+    schema.index("station_seat_holders", "game_id")
     schema.create_with_id(
         "station_seats",
         schema.integer("game_id"),
@@ -110,19 +104,19 @@ def upgrade() -> None:
         schema.unique("station_seats", "game_id", "seat"),
         schema.unique("station_seats", "game_id", "user_id"),
     )
-    op.create_index("ix_station_seats_user_id", "station_seats", ["user_id"], unique=False)
+    schema.index("station_seats", "user_id")
 
 
 def downgrade() -> None:
     """Drop them, children first."""
-    op.drop_index("ix_station_seats_user_id", table_name="station_seats")
+    schema.drop_index("station_seats", "user_id")
     op.drop_table("station_seats")
-    op.drop_index("ix_station_seat_holders_game_id", table_name="station_seat_holders")
+    schema.drop_index("station_seat_holders", "game_id")
     op.drop_table("station_seat_holders")
     op.drop_table("station_pouches")
-    op.drop_index("ix_station_announcements_game_id", table_name="station_announcements")
+    schema.drop_index("station_announcements", "game_id")
     op.drop_table("station_announcements")
     op.drop_table("station_actions")
-    op.drop_index("ix_station_games_status_deadline", table_name="station_games")
-    op.drop_index("ix_station_games_host_id", table_name="station_games")
+    schema.drop_index("station_games", "status", "deadline")
+    schema.drop_index("station_games", "host_id")
     op.drop_table("station_games")

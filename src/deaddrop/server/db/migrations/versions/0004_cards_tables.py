@@ -32,10 +32,8 @@ def upgrade() -> None:
         schema.unique("cards_tables", "invite_token"),
         schema.unique("cards_tables", "public_id"),
     )
-    with op.batch_alter_table("cards_tables", schema=None) as batch_op:
-        batch_op.create_index("ix_cards_tables_status_due_at", ["status", "due_at"], unique=False)
-        batch_op.create_index("ix_cards_tables_status_public", ["status", "public"], unique=False)
-
+    schema.index("cards_tables", "status", "due_at")
+    schema.index("cards_tables", "status", "public")
     op.create_table(
         "cards_actions",
         schema.integer("table_id"),
@@ -60,21 +58,16 @@ def upgrade() -> None:
         schema.references("cards_seats", "user_id", "users", ondelete="SET NULL"),
         schema.unique("cards_seats", "table_id", "seat"),
     )
-    with op.batch_alter_table("cards_seats", schema=None) as batch_op:
-        batch_op.create_index(batch_op.f("ix_cards_seats_guest_key"), ["guest_key"], unique=False)
-        batch_op.create_index(batch_op.f("ix_cards_seats_user_id"), ["user_id"], unique=False)
+    schema.index("cards_seats", "guest_key")
+    schema.index("cards_seats", "user_id")
 
 
 def downgrade() -> None:
     """Drop the Cards tables."""
-    with op.batch_alter_table("cards_seats", schema=None) as batch_op:
-        batch_op.drop_index(batch_op.f("ix_cards_seats_user_id"))
-        batch_op.drop_index(batch_op.f("ix_cards_seats_guest_key"))
-
+    schema.drop_index("cards_seats", "user_id")
+    schema.drop_index("cards_seats", "guest_key")
     op.drop_table("cards_seats")
     op.drop_table("cards_actions")
-    with op.batch_alter_table("cards_tables", schema=None) as batch_op:
-        batch_op.drop_index("ix_cards_tables_status_public")
-        batch_op.drop_index("ix_cards_tables_status_due_at")
-
+    schema.drop_index("cards_tables", "status", "public")
+    schema.drop_index("cards_tables", "status", "due_at")
     op.drop_table("cards_tables")

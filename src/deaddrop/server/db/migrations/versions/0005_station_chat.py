@@ -22,19 +22,20 @@ def upgrade() -> None:
         schema.moment("created_at"),
         schema.references("station_messages", "game_id", "station_games"),
     )
-    with op.batch_alter_table("station_messages", schema=None) as batch_op:
-        batch_op.create_index(
-            "ix_station_messages_game_channel_id", ["game_id", "channel", "id"], unique=False
-        )
-        batch_op.create_index(
-            "ix_station_messages_game_seat_created", ["game_id", "seat", "created_at"], unique=False
-        )
+    schema.index(
+        "station_messages", "game_id", "channel", "id", name="ix_station_messages_game_channel_id"
+    )
+    schema.index(
+        "station_messages",
+        "game_id",
+        "seat",
+        "created_at",
+        name="ix_station_messages_game_seat_created",
+    )
 
 
 def downgrade() -> None:
     """Drop `station_messages`."""
-    with op.batch_alter_table("station_messages", schema=None) as batch_op:
-        batch_op.drop_index("ix_station_messages_game_seat_created")
-        batch_op.drop_index("ix_station_messages_game_channel_id")
-
+    schema.drop_index("station_messages", name="ix_station_messages_game_seat_created")
+    schema.drop_index("station_messages", name="ix_station_messages_game_channel_id")
     op.drop_table("station_messages")

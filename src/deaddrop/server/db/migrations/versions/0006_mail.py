@@ -31,12 +31,8 @@ def upgrade() -> None:
         schema.references("mail_deliveries", "user_id", "users"),
         schema.unique("mail_deliveries", "game_id", "day", "user_id", "kind"),
     )
-    with op.batch_alter_table("mail_deliveries", schema=None) as batch_op:
-        batch_op.create_index(
-            "ix_mail_deliveries_status_next_attempt_at", ["status", "next_attempt_at"], unique=False
-        )
-        batch_op.create_index(batch_op.f("ix_mail_deliveries_user_id"), ["user_id"], unique=False)
-
+    schema.index("mail_deliveries", "status", "next_attempt_at")
+    schema.index("mail_deliveries", "user_id")
     with op.batch_alter_table("users", schema=None) as batch_op:
         batch_op.add_column(
             sa.Column("mail_digests", sa.Boolean(), server_default=sa.false(), nullable=False)
@@ -52,8 +48,6 @@ def downgrade() -> None:
         batch_op.drop_column("mail_reminders")
         batch_op.drop_column("mail_digests")
 
-    with op.batch_alter_table("mail_deliveries", schema=None) as batch_op:
-        batch_op.drop_index(batch_op.f("ix_mail_deliveries_user_id"))
-        batch_op.drop_index("ix_mail_deliveries_status_next_attempt_at")
-
+    schema.drop_index("mail_deliveries", "user_id")
+    schema.drop_index("mail_deliveries", "status", "next_attempt_at")
     op.drop_table("mail_deliveries")

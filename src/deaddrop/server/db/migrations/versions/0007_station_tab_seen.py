@@ -22,13 +22,10 @@ def upgrade() -> None:
         schema.references("station_tab_seen", "user_id", "users"),
         schema.unique("station_tab_seen", "game_id", "user_id", "tab"),
     )
-    with op.batch_alter_table("station_tab_seen", schema=None) as batch_op:
-        batch_op.create_index(batch_op.f("ix_station_tab_seen_user_id"), ["user_id"], unique=False)
+    schema.index("station_tab_seen", "user_id")
 
 
 def downgrade() -> None:
     """Drop `station_tab_seen`."""
-    with op.batch_alter_table("station_tab_seen", schema=None) as batch_op:
-        batch_op.drop_index(batch_op.f("ix_station_tab_seen_user_id"))
-
+    schema.drop_index("station_tab_seen", "user_id")
     op.drop_table("station_tab_seen")
