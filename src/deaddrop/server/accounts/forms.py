@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import TypeVar
 
@@ -106,14 +106,14 @@ def validate_sign_up(form: SignUpForm) -> tuple[SignUp, Errors]:
     display_name = field(errors, "display_name", lambda: check_display_name(form.display_name), "")
     # Compared with what was typed even when the username itself was refused.
     typed_name = username or form.username.strip().lower()
-    password = field(
+    password = _new_password(
         errors,
         "password",
-        lambda: check_password(form.password, username=typed_name, avoid=form.display_name.split()),
-        "",
+        (form.password, form.password_again),
+        username=typed_name,
+        avoid=form.display_name.split(),
+        differ="The two passwords differ.",
     )
-    if form.password != form.password_again:
-        errors["password_again"] = "The two passwords differ."
     return SignUp(username=username, display_name=display_name, password=password), errors
 
 
@@ -125,15 +125,33 @@ def validate_new_password(
     errors: Errors = {}
     if not form.old_password:
         errors["old_password"] = "Enter your current password."
-    new = field(
+    new = _new_password(
         errors,
         "new_password",
-        lambda: check_password(form.new_password, username=username, avoid=display_name.split()),
-        "",
+        (form.new_password, form.new_password_again),
+        username=username,
+        avoid=display_name.split(),
+        differ="The two new passwords differ.",
     )
-    if form.new_password != form.new_password_again:
-        errors["new_password_again"] = "The two new passwords differ."
     return new, errors
+
+
+def _new_password(
+    errors: Errors,
+    name: str,
+    typed: tuple[str, str],
+    *,
+    username: str,
+    avoid: Iterable[str],
+    differ: str,
+) -> str:
+    """A new password typed twice (`name`, `<name>_again`): checked, and the two compared."""
+    password = field(
+        errors, name, lambda: check_password(typed[0], username=username, avoid=avoid), ""
+    )
+    if typed[0] != typed[1]:
+        errors[f"{name}_again"] = differ
+    return password
 
 
 def validate_profile(form: ProfileForm) -> tuple[Profile, Errors]:
