@@ -196,3 +196,42 @@ def test_host_notices_and_the_clock_are_pushed_to_every_open_page(
         fresh = player.get(f"{game}/cable").text
         assert live(applied) == live(fresh), tool
         old, after = fresh, fragments[-1][0]
+
+
+def claim(player: Visitor, table: Table, tail: str, fields: dict[str, str]) -> None:
+    """Make a claim through the JSON API, as the page's script sends the claim form."""
+    page = player.get(f"/games/{table.game_id}/floor").text
+    token = page.split('name="_csrf_token" value="')[1].split('"')[0]
+    answer = player.http.post(
+        f"/api/games/{table.game_id}/{tail}", json=fields, headers={"x-csrftoken": token}
+    )
+    assert answer.status_code == 200, answer.text
+
+
+def test_s43_a_pushed_claim_equals_a_fresh_render(
+    server: Server, run_db: RunDB, table: Table
+) -> None:
+    """A claim on the Floor (S28) and a whispered one (S31) reach the open pages as the plain
+    sentence a fresh load shows, marked as a claim."""
+    player, names = table.players[3], table.codenames
+    made = (
+        ("floor", "claim/floor", {"kind": "role", "role": "analyst"}, "claims to be the Analyst."),
+        (
+            "dossier",
+            "whisper/claim",
+            {"kind": "stance", "stance": "suspect", "target": names[1], "recipient": names[3]},
+            f"suspects {names[1]}.",
+        ),
+    )
+    for tab, tail, fields, sentence in made:
+        old = player.get(f"/games/{table.game_id}/{tab}").text
+        after = int(old.split('data-live-after="')[1].split('"')[0])
+        claim(table.players[0], table, tail, fields)
+        fragments = pushed(server, context_of(run_db, table, 3), tab, after)
+        assert fragments, tab
+        start = old.index(station_live.START) + len(station_live.START)
+        end = old.index(station_live.END, start)
+        applied = old[:start] + fragments[-1][1] + old[end:]
+        fresh = player.get(f"/games/{table.game_id}/{tab}").text
+        assert live(applied) == live(fresh), tab
+        assert sentence in fragments[-1][1] and 'class="claim-marker">claim<' in fragments[-1][1]
