@@ -183,7 +183,7 @@ def test_s43_s29_ring_claims_are_the_rings_alone(table: Table) -> None:
         for kind, (_, _, sentence) in cases(names).items():
             assert (sentence in text) == (seat in ring), (seat, kind)
         assert (action in dossier) == (seat in ring)
-        assert (BOTS_LINE in dossier) is True  # the whisper's claim form says it to everyone
+        assert BOTS_LINE in dossier  # the whisper claim form says it to everyone
     outsider = next(s for s in range(6) if s not in ring)
     fields = {"kind": "role", "role": "analyst"}
     refused = table.people[outsider].json(table.api("/claim/ring"), fields)
