@@ -21,9 +21,9 @@ from deaddrop.server.db.dependencies import DB
 from deaddrop.server.errors import is_api
 from deaddrop.server.hosting.refusals import Refused
 from deaddrop.server.render import page
-from deaddrop.server.station.chat.channels import TITLES, can_post, channel_of
+from deaddrop.server.station.chat.channels import TITLES, can_post
 from deaddrop.server.station.chat.claim_form import KINDS, claim_choices, compose_claim
-from deaddrop.server.station.chat.posting import posted, tab_of
+from deaddrop.server.station.chat.posting import channel_post, tab_of
 from deaddrop.server.station.game.access import GameContext, access_game_for_player
 from deaddrop.server.station.game.http import (
     AnyRequest,
@@ -43,32 +43,19 @@ from deaddrop.server.station.play.service import do_act
 from deaddrop.server.station.tabs.info_builder import build_game_info
 from deaddrop.server.station.tabs.routes import NO_STORE
 
+POSTED = tuple(channel for channel in CLAIM_CHANNELS if channel != "whisper")
+"""The channels a claim is posted to (a whispered claim is a whisper, S31)."""
 
-@post(game_paths("", "claim/{channel:str}"), name="station_claim_post")
-async def post_claim(
-    request: AnyRequest,
-    db: DB,
-    me: Me,
-    clock: ClockDep,
-    game_id: FromPath[str],
-    channel: FromPath[str],
-) -> Reply | Template:
+
+def _claim_text(fields: dict[str, str], channel: str) -> str:
     """Post the claim the fields describe (field `kind` and its fields) to the Floor or the
     Ring Channel (S43), through the same checks as any post there (S28, S29)."""
-    context = await access_game_for_player(db, game_id, me)
-    fields: dict[str, str] = {}
-    try:
-        fields = await fields_of(request)
-        if channel_of(channel).value not in CLAIM_CHANNELS:
-            raise Refused(
-                "Claims are made on the Floor, in the Ring Channel or in a whisper (rule S43: "
-                "claims).",
-                "S43",
-            )
-        text = compose_claim(fields)
-        return await posted(request, db, context, clock, channel, fields, text, "Claim posted.")
-    except Refused as refusal:
-        return await _refused(request, db, context, fields, refusal, channel)
+    if channel not in POSTED:
+        raise Refused(
+            "Claims are made on the Floor, in the Ring Channel or in a whisper (rule S43: claims).",
+            "S43",
+        )
+    return compose_claim(fields)
 
 
 @post(game_paths("", "whisper/claim"), name="station_whisper_claim")
@@ -139,10 +126,12 @@ def _form_of(
     if channel is None:
         recipients: list[str] = view(state, seat)["me"]["options"]["whisper_recipients"]
         return ("Whisper", "whisper/claim", recipients) if recipients else None
-    if channel not in CLAIM_CHANNELS or not can_post(state, seat, Channel(channel)):
+    if channel not in POSTED or not can_post(state, seat, Channel(channel)):
         return None  # S29: the Ring's form is the Ring's alone, also on a refusal
     return TITLES[Channel(channel)], f"claim/{channel}", None
 
+
+post_claim = channel_post("claim/", "station_claim_post", _claim_text, "Claim posted.", _refused)
 
 HANDLERS = [post_claim, whisper_claim]
 """The claim endpoints, for the chat router."""

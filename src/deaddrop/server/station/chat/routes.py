@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from litestar import Router, get, post
+from litestar import Router, get
 from litestar.exceptions import NotFoundException
 from litestar.params import FromPath, FromQuery
 from litestar.response import Template
@@ -21,21 +21,12 @@ from deaddrop.server.numbers import optional_number
 from deaddrop.server.render import page
 from deaddrop.server.station.chat import claim_routes
 from deaddrop.server.station.chat.channels import channel_of
-from deaddrop.server.station.chat.posting import posted, tab_of
+from deaddrop.server.station.chat.posting import channel_post, flash_refusal
 from deaddrop.server.station.chat.view import panel
 from deaddrop.server.station.game.access import (
     GameContext,
     access_game_for_player,
     access_game_for_spectator,
-)
-from deaddrop.server.station.game.http import (
-    AnyRequest,
-    ClockDep,
-    Reply,
-    back_to,
-    fields_of,
-    game_paths,
-    refuse,
 )
 from deaddrop.server.station.game.store import load_state
 from deaddrop.server.station.play.routes import Posted, save_route
@@ -43,23 +34,12 @@ from deaddrop.server.station.tabs.info_builder import build_game_info
 from deaddrop.server.station.tabs.routes import NO_STORE
 
 
-@post(game_paths("", "chat/{channel:str}"), name="station_chat_post")
-async def post_message(
-    request: AnyRequest,
-    db: DB,
-    me: Me,
-    clock: ClockDep,
-    game_id: FromPath[str],
-    channel: FromPath[str],
-) -> Reply:
+def _text(fields: dict[str, str], channel: str) -> str:
     """Post field `text` to a channel, if the engine allows this player to (S28–S30, S14)."""
-    context = await access_game_for_player(db, game_id, me)
-    fields: dict[str, str] = {}
-    try:
-        fields = await fields_of(request)
-        return await posted(request, db, context, clock, channel, fields, fields.get("text", ""))
-    except Refused as refusal:
-        return refuse(request, back_to(request, fields, tab_of(game_id, channel)), refusal)
+    return fields.get("text", "")
+
+
+post_message = channel_post("chat/", "station_chat_post", _text, "Message sent.", flash_refusal)
 
 
 def _whisper(posted: Posted) -> Action:

@@ -15,16 +15,7 @@ from deaddrop.engine.station.claims import parse_post
 from deaddrop.engine.station.roles import is_ring
 from deaddrop.server.station.chat.claim_form import KINDS
 from deaddrop.server.station.chat.models import StationMessage
-from tests.server.station.games import conftest as games
 from tests.server.station.games.helpers import Person, Table, game_row
-
-app, clock, host, make_players = games.app, games.clock, games.host, games.make_players
-players, quick_passwords, stranger, table = (
-    games.players,
-    games.quick_passwords,
-    games.stranger,
-    games.table,
-)
 
 BOTS_LINE = "Bots read claims, not free text"
 
@@ -260,6 +251,10 @@ def test_s43_a_malformed_claim_is_refused_naming_s43_with_nothing_lost(
         table.api("/whisper/claim"), {"kind": kind, **fields, "recipient": table.codenames[0]}
     )
     assert whispered.status_code == 422 and whispered.json()["rule"] == "S43"
+    to = {"recipient": table.codenames[0]}
+    page = person.form(table.path("/whisper/claim"), {"kind": kind, **fields, **to})
+    assert page.status_code == 422 and "S43" in page.text
+    assert f'<option value="{table.codenames[0]}" selected>' in page.text  # kept: the recipient
     for number in range(2):
         text = {"recipient": table.codenames[0], "text": f"still two {number}"}
         assert person.json(table.api("/whisper"), text).status_code == 200
@@ -279,4 +274,7 @@ def test_s43_fields_that_make_no_claim_are_refused_with_a_message(table: Table) 
         assert answer.json()["rule"] == "S43" and answer.json()["detail"], fields
     archive = person.json(table.api("/claim/archive"), {"kind": "role", "role": "analyst"})
     assert archive.status_code == 422 and archive.json()["rule"] == "S43"
+    whisper = person.json(table.api("/claim/whisper"), {"kind": "role", "role": "analyst"})
+    assert whisper.status_code == 422 and whisper.json()["rule"] == "S43"  # S31: /whisper/claim
+    assert person.form(table.path("/claim/whisper"), {"kind": "x"}).status_code == 303
     assert person.json(table.api("/claim/nowhere"), {"kind": "x"}).status_code == 422
