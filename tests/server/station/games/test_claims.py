@@ -278,3 +278,27 @@ def test_s43_fields_that_make_no_claim_are_refused_with_a_message(table: Table) 
     assert whisper.status_code == 422 and whisper.json()["rule"] == "S43"  # S31: /whisper/claim
     assert person.form(table.path("/claim/whisper"), {"kind": "x"}).status_code == 303
     assert person.json(table.api("/claim/nowhere"), {"kind": "x"}).status_code == 422
+
+
+def test_s43_s28_no_claim_form_for_those_who_may_not_post(table: Table, stranger: Person) -> None:
+    """A spectator (S28), a burned player (S8, S28) and a stranger get no claim form, and their
+    claims are refused as their posts are."""
+    day_two(table)
+    claim_action = f'action="/games/{table.game_id}/claim/'
+    table.host.form(table.path("/host/spectators"), {"enabled": "yes"})
+    watch = stranger.get(f"/watch/{table.game().spectator_token}/floor").text
+    assert claim_action not in watch and "Make a claim" not in watch
+    fields = {"kind": "role", "role": "analyst"}
+    assert stranger.json(table.api("/claim/floor"), fields).status_code == 404
+    burned = 5
+    removed = table.host.json(
+        table.api("/host/remove"), {"codename": table.codenames[burned], "confirm": True}
+    )
+    assert removed.status_code == 200
+    person = table.people[burned]
+    for tab in ("/floor", "/dossier"):
+        assert "Make a claim" not in person.get(table.path(tab)).text
+    refused = person.json(table.api("/claim/floor"), fields)
+    assert refused.status_code == 422 and refused.json()["rule"] == "S28"
+    answer = person.form(table.path("/claim/floor"), fields)
+    assert answer.status_code == 303 and "S28" in person.flashes()  # no form to show again
