@@ -68,8 +68,8 @@ def claim_choices(seen: Mapping[str, Any]) -> ClaimChoices | None:
     )
 
 
-def _refuse(message: str) -> Refused:
-    """A refusal of the form's fields, worded as the engine's S43 refusals are."""
+def refuse_claim(message: str) -> Refused:
+    """A refusal of a claim's fields, worded as the engine's S43 refusals are."""
     return explain(IllegalAction("S43", message))
 
 
@@ -77,9 +77,9 @@ def _field(fields: Fields, name: str, allowed: tuple[str, ...] = ()) -> str:
     """A field's value, required; one of `allowed` when given."""
     value = fields.get(name, "").strip()
     if not value:
-        raise _refuse(f"choose the claim's {name}")
+        raise refuse_claim(f"choose the claim's {name}")
     if allowed and value not in allowed:
-        raise _refuse(f"the claim's {name} is one of {', '.join(allowed)}")
+        raise refuse_claim(f"the claim's {name} is one of {', '.join(allowed)}")
     return value
 
 
@@ -90,7 +90,7 @@ def _codename(fields: Fields, name: str) -> str:
 def _number(fields: Fields, name: str) -> int:
     value = _field(fields, name)
     if not value.isdecimal() or len(value) > 6:
-        raise _refuse(f"the claim's {name} is a whole number")
+        raise refuse_claim(f"the claim's {name} is a whole number")
     return int(value)
 
 
@@ -149,7 +149,7 @@ def compose_claim(fields: Fields) -> str:
     """The canonical text of the claim the fields describe; Refused (S43) when they do not."""
     build = KINDS.get(fields.get("kind", "").strip())
     if build is None:
-        raise _refuse(f"choose the kind of claim: {', '.join(KINDS)}")
+        raise refuse_claim(f"choose the kind of claim: {', '.join(KINDS)}")
     claim = build(fields)
     text = format_post([claim])
     try:
@@ -158,5 +158,7 @@ def compose_claim(fields: Fields) -> str:
         raise explain(error) from None
     # A name that is no codename's shape ("O'NEIL") would make free text of the sentence.
     if parsed != (claim,):
-        raise _refuse(f"{text!r} is not a claim the game can read; choose names from the lists")
+        raise refuse_claim(
+            f"{text!r} is not a claim the game can read; choose names from the lists"
+        )
     return text

@@ -8,6 +8,8 @@ browser without JavaScript as a page holding the reason and the form as it was s
 
 from __future__ import annotations
 
+from typing import Any
+
 from litestar import post
 from litestar.params import FromPath
 from litestar.response import Template
@@ -22,7 +24,12 @@ from deaddrop.server.errors import is_api
 from deaddrop.server.hosting.refusals import Refused
 from deaddrop.server.render import page
 from deaddrop.server.station.chat.channels import TITLES, can_post
-from deaddrop.server.station.chat.claim_form import KINDS, claim_choices, compose_claim
+from deaddrop.server.station.chat.claim_form import (
+    KINDS,
+    claim_choices,
+    compose_claim,
+    refuse_claim,
+)
 from deaddrop.server.station.chat.posting import channel_post, tab_of
 from deaddrop.server.station.game.access import GameContext, access_game_for_player
 from deaddrop.server.station.game.http import (
@@ -51,10 +58,7 @@ def _claim_text(fields: dict[str, str], channel: str) -> str:
     """Post the claim the fields describe (field `kind` and its fields) to the Floor or the
     Ring Channel (S43), through the same checks as any post there (S28, S29)."""
     if channel not in POSTED:
-        raise Refused(
-            "Claims are made on the Floor, in the Ring Channel or in a whisper (rule S43: claims).",
-            "S43",
-        )
+        raise refuse_claim("claims are made on the Floor, in the Ring Channel or in a whisper")
     return compose_claim(fields)
 
 
@@ -92,8 +96,10 @@ async def _refused(
     game_id = context.game.public_id
     back = back_to(request, fields, tab_of(game_id, channel or "dossier"))
     state = await load_state(db, context.game)
-    form = _form_of(state, context.seat, channel)
-    choices = None if context.seat is None else claim_choices(view(state, context.seat))
+    seat = context.seat
+    seen = None if seat is None else view(state, seat)
+    form = None if seat is None or seen is None else _form_of(state, seat, seen, channel)
+    choices = None if seen is None else claim_choices(seen)
     if is_api(request) or form is None or choices is None:
         return refuse(request, back, refusal)  # a script keeps its own fields; or no form here
     where, action, recipients = form
@@ -117,14 +123,12 @@ async def _refused(
 
 
 def _form_of(
-    state: State, seat: int | None, channel: str | None
+    state: State, seat: int, seen: dict[str, Any], channel: str | None
 ) -> tuple[str, str, list[str] | None] | None:
-    """(title, action, whisper recipients) of the claim form this seat has on its page for
-    `channel` (None: a whisper), or None when its page shows no such form."""
-    if seat is None:
-        return None
+    """(title, action, whisper recipients) of the claim form `seat` (whose view is `seen`) has
+    on its page for `channel` (None: a whisper), or None when its page shows no such form."""
     if channel is None:
-        recipients: list[str] = view(state, seat)["me"]["options"]["whisper_recipients"]
+        recipients: list[str] = seen["me"]["options"]["whisper_recipients"]
         return ("Whisper", "whisper/claim", recipients) if recipients else None
     if channel not in POSTED or not can_post(state, seat, Channel(channel)):
         return None  # S29: the Ring's form is the Ring's alone, also on a refusal
