@@ -8,6 +8,7 @@ import html
 from datetime import timedelta
 
 import pytest
+from litestar import Litestar
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -15,7 +16,8 @@ from deaddrop.engine.station.claims import parse_post
 from deaddrop.engine.station.roles import is_ring
 from deaddrop.server.station.chat.claim_form import KINDS
 from deaddrop.server.station.chat.models import StationMessage
-from tests.server.station.games.helpers import Person, Table, game_row
+from tests.server.station.games.bot_helpers import bot_table, run_bots
+from tests.server.station.games.helpers import Person, RunDB, Table, game_row
 
 BOTS_LINE = "Bots read claims, not free text"
 
@@ -94,12 +96,14 @@ def form_claim(person: Person, table: Table, tail: str, fields: dict[str, str]) 
     return status
 
 
-def stored_texts(table: Table) -> list[str]:
-    """Every chat message's body as stored."""
+def stored_texts(table: Table, channel: str = "floor") -> list[str]:
+    """The bodies of a channel's messages as stored."""
 
     async def read(db: AsyncSession) -> list[str]:
         game = await game_row(db, table.game_id)
-        query = select(StationMessage.text).where(StationMessage.game_id == game.id)
+        query = select(StationMessage.text).where(
+            StationMessage.game_id == game.id, StationMessage.channel == channel
+        )
         return list(await db.scalars(query))
 
     texts: list[str] = table.run_db(read)
@@ -302,3 +306,23 @@ def test_s43_s28_no_claim_form_for_those_who_may_not_post(table: Table, stranger
     assert refused.status_code == 422 and refused.json()["rule"] == "S28"
     answer = person.form(table.path("/claim/floor"), fields)
     assert answer.status_code == 303 and "S28" in person.flashes()  # no form to show again
+
+
+def test_s43_s42_bots_claim_posts_read_as_the_same_sentences(
+    host: Person, players: list[Person], run_db: RunDB, app: Litestar
+) -> None:
+    """What bots post on the Floor is a claim by its body alone, so people read it as they read
+    their own claims."""
+    table = bot_table(host, players[:1], ["expert", "expert", "heuristic", "expert"], run_db, app)
+    found: list[str] = []
+    for _ in range(3):
+        run_bots(table)
+        found = [text for text in stored_texts(table) if parse_post(text)]
+        if found or table.state().over or table.pouch() != 1:
+            break
+    assert found, "the bots made no claim in three days"
+    page = table.host.get(table.path("/floor")).text
+    text = shown(page)
+    assert 'class="claim-marker">claim<' in page
+    for body in found:
+        assert body not in text  # the record is for bots; people read the sentences
