@@ -14,6 +14,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from deaddrop.engine.station.claims import parse_post
 from deaddrop.engine.station.roles import is_ring
+from deaddrop.server.station.chat.channels import RATE_COUNT
 from deaddrop.server.station.chat.claim_form import KINDS
 from deaddrop.server.station.chat.models import StationMessage
 from tests.server.station.games.bot_helpers import bot_table, run_bots
@@ -326,3 +327,20 @@ def test_s43_s42_bots_claim_posts_read_as_the_same_sentences(
     assert 'class="claim-marker">claim<' in page
     for body in found:
         assert body not in text  # the record is for bots; people read the sentences
+
+
+def test_s43_s28_claims_and_free_text_share_the_rate_limit(table: Table) -> None:
+    """A claim takes the post path, so it counts with free text against the rate limit."""
+    person = table.people[1]
+    fields = {"kind": "stance", "stance": "trust", "target": table.codenames[2]}
+    for number in range(RATE_COUNT):
+        if number % 2:
+            sent = person.json(table.api("/claim/floor"), fields)
+        else:
+            sent = person.json(table.api("/chat/floor"), {"text": f"talk {number}"})
+        assert sent.status_code == 200, sent.text
+    refused = person.json(table.api("/claim/floor"), fields)
+    assert refused.status_code == 422 and "at most 5 messages" in refused.json()["detail"]
+    page = person.form(table.path("/claim/floor"), {**fields, "stance": "suspect"})
+    assert page.status_code == 422 and "at most 5 messages" in page.text
+    assert 'value="suspect" selected' in page.text  # what was sent, kept to send again
