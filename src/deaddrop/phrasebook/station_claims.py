@@ -20,8 +20,6 @@ from deaddrop.engine.station.claims import (
 
 CLAIM_CHANNELS: tuple[ClaimChannel, ...] = ("floor", "ring", "whisper")
 """S43: where a post may be a claim; a claim-shaped text elsewhere is free text."""
-BOTS_READ_CLAIMS = "Bots read claims, not free text: a claim is how you tell a bot what you know."
-"""The line beside every claim form."""
 
 
 def claim_sentence(author: str, claim: Claim) -> str:
