@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import asyncio
 import re
+from collections.abc import Callable
+from functools import partial
 from types import SimpleNamespace
 
 from litestar import Litestar
@@ -79,16 +81,19 @@ def pushed(
     return found
 
 
-def whisper(player: Visitor, table: Table, to: int, text: str) -> None:
-    """Whisper through the JSON API."""
-    page = player.get(f"/games/{table.game_id}/dossier").text
+def post_json(player: Visitor, table: Table, tail: str, fields: dict[str, str]) -> None:
+    """Send one of the game's forms through the JSON API, as the page's script does."""
+    page = player.get(f"/games/{table.game_id}/floor").text
     token = page.split('name="_csrf_token" value="')[1].split('"')[0]
     answer = player.http.post(
-        f"/api/games/{table.game_id}/whisper",
-        json={"recipient": table.codenames[to], "text": text},
-        headers={"x-csrftoken": token},
+        f"/api/games/{table.game_id}/{tail}", json=fields, headers={"x-csrftoken": token}
     )
     assert answer.status_code == 200, answer.text
+
+
+def whisper(player: Visitor, table: Table, to: int, text: str) -> None:
+    """Whisper through the JSON API."""
+    post_json(player, table, "whisper", {"recipient": table.codenames[to], "text": text})
 
 
 def test_each_seat_streams_only_what_it_may_read(
@@ -145,21 +150,32 @@ def live(html: str) -> str:
     return re.sub(r'name="_csrf_token" value="[^"]*"', "TOKEN", station_live.live_part(html))
 
 
+def push_applied(
+    server: Server, run_db: RunDB, table: Table, tab: str, act: Callable[[], None]
+) -> tuple[str, str, str]:
+    """Seat 3's `tab` before `act`, with the last push `act` brought applied, and loaded afresh."""
+    player = table.players[3]
+    old = player.get(f"/games/{table.game_id}/{tab}").text
+    after = int(old.split('data-live-after="')[1].split('"')[0])
+    act()
+    fragments = pushed(server, context_of(run_db, table, 3), tab, after)
+    assert fragments, tab
+    start = old.index(station_live.START) + len(station_live.START)
+    end = old.index(station_live.END, start)
+    applied = old[:start] + fragments[-1][1] + old[end:]
+    return old, applied, player.get(f"/games/{table.game_id}/{tab}").text
+
+
 def test_the_page_after_a_push_equals_a_fresh_render(
     server: Server, run_db: RunDB, table: Table
 ) -> None:
-    player = table.players[3]
     for sender, tab in enumerate(("floor", "dossier", "cable")):
-        old = player.get(f"/games/{table.game_id}/{tab}").text
-        after = int(old.split('data-live-after="')[1].split('"')[0])
-        api_post(table.players[0], table, "floor", f"VERIFY{tab}")
-        whisper(table.players[sender], table, 3, f"VERIFYWHISPER{tab}")
-        fragments = pushed(server, context_of(run_db, table, 3), tab, after)
-        assert fragments, tab
-        start = old.index(station_live.START) + len(station_live.START)
-        end = old.index(station_live.END, start)
-        applied = old[:start] + fragments[-1][1] + old[end:]
-        fresh = player.get(f"/games/{table.game_id}/{tab}").text
+
+        def act(sender: int = sender, tab: str = tab) -> None:
+            api_post(table.players[0], table, "floor", f"VERIFY{tab}")
+            whisper(table.players[sender], table, 3, f"VERIFYWHISPER{tab}")
+
+        old, applied, fresh = push_applied(server, run_db, table, tab, act)
         assert live(applied) == live(fresh), tab
         assert live(applied) != live(old), tab  # on the Cable: the new badges of its tab bar
 
@@ -196,3 +212,25 @@ def test_host_notices_and_the_clock_are_pushed_to_every_open_page(
         fresh = player.get(f"{game}/cable").text
         assert live(applied) == live(fresh), tool
         old, after = fresh, fragments[-1][0]
+
+
+def test_s43_a_pushed_claim_equals_a_fresh_render(
+    server: Server, run_db: RunDB, table: Table
+) -> None:
+    """A claim on the Floor (S28) and a whispered one (S31) reach the open pages as the plain
+    sentence a fresh load shows, marked as a claim."""
+    names = table.codenames
+    made = (
+        ("floor", "claim/floor", {"kind": "role", "role": "analyst"}, "claims to be the Analyst."),
+        (
+            "dossier",
+            "whisper/claim",
+            {"kind": "stance", "stance": "suspect", "target": names[1], "recipient": names[3]},
+            f"suspects {names[1]}.",
+        ),
+    )
+    for tab, tail, fields, sentence in made:
+        act = partial(post_json, table.players[0], table, tail, fields)
+        _, applied, fresh = push_applied(server, run_db, table, tab, act)
+        assert live(applied) == live(fresh), tab
+        assert sentence in applied and 'class="claim-marker">claim<' in live(applied), tab

@@ -9,11 +9,13 @@ hidden from, and a page must not change when everything hidden from its viewer c
 from __future__ import annotations
 
 import dataclasses
+import re
 from collections.abc import Iterator
 
 import pytest
 
-from deaddrop.engine.station.roles import is_ring
+from deaddrop.engine.station.claims import ROLE_NAMES
+from deaddrop.engine.station.roles import ROLE_TABLE, is_ring
 from deaddrop.engine.station.state import Order, PouchRecord, State, Whisper
 from deaddrop.engine.station.views import view
 from deaddrop.server.station.tabs.context import TABS, tabs_for
@@ -129,11 +131,24 @@ def test_before_the_end_no_page_names_a_role_its_viewer_may_not_know(moment: Mom
             allowed |= {
                 ROLE_TEXT[s.role].name for s in state.seats if ring_sees(state, viewer, s.index)
             }
-        for tab, html in pages(state, viewer).items():
+        for tab, page in pages(state, viewer).items():
+            html = without_role_choices(page, state)
             for role in ROLE_TEXT.values():
                 if role.name not in allowed:
                     # The Dossier links to How to play; no page names a role it may not know.
                     assert role.name not in html, (viewer, tab, role.name)
+
+
+_ROLE_SELECT = re.compile(r'<select[^>]*name="role">(.*?)</select>', re.DOTALL)
+
+
+def without_role_choices(html: str, state: State) -> str:
+    """The page without the claim form's "I am ROLE" list (S43), which must be exactly the roles
+    of this table size: the S1 table is public, so it names no role a viewer may not know."""
+    table = {ROLE_NAMES[role] for role in ROLE_TABLE[len(state.seats)]}
+    for options in _ROLE_SELECT.findall(html):
+        assert set(re.findall(r">([^<]+)</option>", options)) == table
+    return _ROLE_SELECT.sub("", html)
 
 
 def blur(state: State, viewer: int | None) -> State:

@@ -18,6 +18,12 @@ function apply(html) {
   // Keep what the reader is typing and where the cursor is: a push must not eat a message.
   const typed = new Map();
   for (const field of root.querySelectorAll("textarea[id], select[id]")) typed.set(field.id, field.value);
+  // The same for a claim being made: its number, its ticks, and the box it is open in.
+  const inputs = new Map();
+  for (const field of root.querySelectorAll("input[id]:not([type=hidden])")) {
+    inputs.set(field.id, field.type === "checkbox" ? field.checked : field.value);
+  }
+  const opened = [...root.querySelectorAll("details[id]")].filter((box) => box.open).map((box) => box.id);
   const focused = document.activeElement && document.activeElement.id;
   while (start.nextSibling && start.nextSibling !== end) start.nextSibling.remove();
   const template = document.createElement("template");
@@ -28,6 +34,14 @@ function apply(html) {
     if (field && value && field.tagName === "TEXTAREA") field.value = value;
     if (field && field.tagName === "SELECT" && [...field.options].some((o) => o.value === value)) field.value = value;
   }
+  for (const [id, value] of inputs) {
+    const field = document.getElementById(id);
+    if (field && field.tagName === "INPUT") field[field.type === "checkbox" ? "checked" : "value"] = value;
+  }
+  for (const id of opened) {
+    const box = document.getElementById(id);
+    if (box && box.tagName === "DETAILS") box.open = true;
+  }
   if (focused) document.getElementById(focused)?.focus();
   for (const log of root.querySelectorAll(".chat-log")) log.scrollTop = log.scrollHeight;
   document.dispatchEvent(new CustomEvent("deaddrop:live"));
@@ -37,6 +51,8 @@ function apply(html) {
 // back before the answer does): find the form as it is on the page now.
 function current(form) {
   if (form.isConnected) return form;
+  // The claim forms share one action; each has its own id.
+  if (form.id) return document.getElementById(form.id) || form;
   const action = form.getAttribute("action");
   return [...root.querySelectorAll("form[data-live-form]")].find((f) => f.getAttribute("action") === action) || form;
 }

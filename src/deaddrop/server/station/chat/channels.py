@@ -173,6 +173,8 @@ class Panel:
     """The id to page back from, when older messages exist."""
     can_post: bool
     note: str = ""
+    claims: bool = False
+    """Whether the "Make a claim" form sits beside the text box (S43: the Floor, the Ring)."""
 
 
 def can_post(state: State, viewer: int | None, channel: Channel) -> bool:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from litestar import Router, get, post
+from litestar import Router, get
 from litestar.exceptions import NotFoundException
 from litestar.params import FromPath, FromQuery
 from litestar.response import Template
@@ -17,55 +17,29 @@ from deaddrop.engine.station import Action, SendWhisper
 from deaddrop.server.accounts.auth import Me, Viewer
 from deaddrop.server.db.dependencies import DB
 from deaddrop.server.hosting.refusals import Refused
-from deaddrop.server.live.journal import cursor_at
 from deaddrop.server.numbers import optional_number
 from deaddrop.server.render import page
-from deaddrop.server.station.chat.channels import channel_of, do_post
+from deaddrop.server.station.chat import claim_routes
+from deaddrop.server.station.chat.channels import channel_of
+from deaddrop.server.station.chat.posting import channel_post, flash_refusal
 from deaddrop.server.station.chat.view import panel
 from deaddrop.server.station.game.access import (
     GameContext,
     access_game_for_player,
     access_game_for_spectator,
 )
-from deaddrop.server.station.game.http import (
-    AnyRequest,
-    ClockDep,
-    Reply,
-    answer,
-    back_to,
-    fields_of,
-    game_paths,
-    refuse,
-)
 from deaddrop.server.station.game.store import load_state
-from deaddrop.server.station.live.stream import stream_of
 from deaddrop.server.station.play.routes import Posted, save_route
 from deaddrop.server.station.tabs.info_builder import build_game_info
 from deaddrop.server.station.tabs.routes import NO_STORE
-from deaddrop.server.station.tabs.seen import listener_of
 
 
-@post(game_paths("", "chat/{channel:str}"), name="station_chat_post")
-async def post_message(
-    request: AnyRequest,
-    db: DB,
-    me: Me,
-    clock: ClockDep,
-    game_id: FromPath[str],
-    channel: FromPath[str],
-) -> Reply:
+def _text(fields: dict[str, str], channel: str) -> str:
     """Post field `text` to a channel, if the engine allows this player to (S28–S30, S14)."""
-    context = await access_game_for_player(db, game_id, me)
-    default = f"/games/{game_id}/floor" if channel == "floor" else f"/games/{game_id}/dossier"
-    fields: dict[str, str] = {}
-    try:
-        fields = await fields_of(request)
-        seq = await do_post(db, context, channel_of(channel), fields.get("text", ""), clock.now())
-    except Refused as refusal:
-        return refuse(request, back_to(request, fields, default), refusal)
-    # The poster's own cursor (what its pages' streams will number this message), not `seq`.
-    cursor = await cursor_at(db, stream_of(game_id), listener_of(context), seq)
-    return answer(request, back_to(request, fields, default), "Message sent.", seq=cursor)
+    return fields.get("text", "")
+
+
+post_message = channel_post("chat/", "station_chat_post", _text, "Message sent.", flash_refusal)
 
 
 def _whisper(posted: Posted) -> Action:
@@ -125,4 +99,13 @@ async def watch_chat_history(
     return await _history_page(db, context, "floor", older_than, f"/watch/{token}", viewer)
 
 
-router = Router(path="/", route_handlers=[post_message, whisper, chat_history, watch_chat_history])
+router = Router(
+    path="/",
+    route_handlers=[
+        post_message,
+        whisper,
+        chat_history,
+        watch_chat_history,
+        *claim_routes.HANDLERS,
+    ],
+)

@@ -9,6 +9,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from deaddrop.engine.station.channels import Channel
 from deaddrop.engine.station.state import State
 from deaddrop.engine.station.views import view
+from deaddrop.phrasebook.station_claims import CLAIM_CHANNELS, post_sentences
 from deaddrop.server.station.chat.channels import (
     TITLES,
     Panel,
@@ -30,11 +31,14 @@ TAB_CHANNELS: dict[str, tuple[Channel, ...]] = {
 def message_json(state: State, row: StationMessage, zone_name: str) -> dict[str, Any]:
     """A message as a template shows it: escaped, codenames highlighted, in the reader's zone."""
     codenames = [seat.codename for seat in state.seats]
+    author = state.seats[row.seat].codename
     return {
         "id": row.id,
         "day": row.day,
-        "codename": state.seats[row.seat].codename,
+        "codename": author,
         "html": highlight(row.text, codenames),
+        # S43: a claim post reads as plain sentences; free text, the empty list.
+        "claim": [highlight(s, codenames) for s in post_sentences(author, row.channel, row.text)],
         "when": when_text(row.created_at, _zone(zone_name)),
         "iso": row.created_at.strftime("%Y-%m-%dT%H:%M:%SZ"),
     }
@@ -76,13 +80,15 @@ async def panel(
     if not readable_days(state, viewer, channel):
         return None
     rows, more = await history(db, game_id, state, viewer, channel, before)
+    posting = can_post(state, viewer, channel)
     return Panel(
         channel=channel.value,
         title=TITLES[channel],
         messages=[message_json(state, row, zone_name) for row in rows],
         older=rows[0].id if more and rows else None,
-        can_post=can_post(state, viewer, channel),
+        can_post=posting,
         note=_note(state, viewer, channel),
+        claims=posting and channel.value in CLAIM_CHANNELS and not state.over,
     )
 
 

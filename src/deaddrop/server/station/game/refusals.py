@@ -19,6 +19,7 @@ RULE_NAMES = {
     "S32": "the Final Cable",
     "S40": "the host's tools",
     "S41": "done for the day",
+    "S43": "claims",
 }
 """What each rule the engine may cite is about, for a person reading the refusal."""
 

@@ -12,6 +12,8 @@ from datetime import UTC, datetime
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from deaddrop.phrasebook.station_claims import post_sentences
+from deaddrop.server.station.chat.claim_form import claim_choices
 from deaddrop.server.station.tabs.info import GameInfo
 from deaddrop.server.station.tabs.roles_text import (
     GOAL,
@@ -87,6 +89,7 @@ def _common(tab: str, view: JSON, info: GameInfo, base: str) -> Context:
         "live_url": None,  # set with the page's journal position when the stream is on
         "live_after": 0,
         "chat": [],  # the chat panels come from the database (chat_view.py), not the view
+        "claim_choices": claim_choices(view),  # S43: what the "Make a claim" forms offer
     }
 
 
@@ -215,8 +218,13 @@ def _history_day(day: JSON, roles: dict[str, str]) -> Context:
             for codename, results in day["results"].items()
             for result in results
         ],
-        "whispers": day["whispers"],
+        "whispers": whispers_with_claims(day["whispers"]),
     }
+
+
+def whispers_with_claims(whispers: list[JSON]) -> list[Context]:
+    """Whispers as shown: a claim whisper (S43) also carries its plain sentences."""
+    return [{**w, "claim": post_sentences(w["sender"], "whisper", w["text"])} for w in whispers]
 
 
 # --- Floor ---------------------------------------------------------------------------------
@@ -269,7 +277,7 @@ def dossier_tab(view: JSON, info: GameInfo) -> Context:
         "final_cable_limit": me["final_cable_limit"],
         "ring": _ring(ring, me["codename"]) if ring else None,
         # S31: my whispers with their text (the two parties only), newest first, and the form.
-        "whispers": list(reversed(me["whispers"])),
+        "whispers": whispers_with_claims(list(reversed(me["whispers"]))),
         "whisper_recipients": me["options"]["whisper_recipients"],
     }
 

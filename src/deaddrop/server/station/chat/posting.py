@@ -1,0 +1,89 @@
+"""Posting to a channel, shared by the chat box and the claim form: the endpoint reads a text
+from the posted fields, and the text goes through `do_post` whatever made it."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+
+from litestar import post
+from litestar.handlers import HTTPRouteHandler
+from litestar.params import FromPath
+from litestar.response import Template
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from deaddrop.server.accounts.auth import Me
+from deaddrop.server.db.dependencies import DB
+from deaddrop.server.hosting.refusals import Refused
+from deaddrop.server.live.journal import cursor_at
+from deaddrop.server.station.chat.channels import channel_of, do_post
+from deaddrop.server.station.game.access import GameContext, access_game_for_player
+from deaddrop.server.station.game.http import (
+    AnyRequest,
+    ClockDep,
+    Reply,
+    answer,
+    back_to,
+    fields_of,
+    game_paths,
+    refuse,
+)
+from deaddrop.server.station.live.stream import stream_of
+from deaddrop.server.station.tabs.seen import listener_of
+
+TextOf = Callable[[dict[str, str], str], str]
+"""The text to post from the posted fields and the channel's name; Refused when there is none."""
+OnRefusal = Callable[
+    [AnyRequest, AsyncSession, GameContext, dict[str, str], Refused, str | None],
+    Awaitable[Reply | Template],
+]
+"""How an endpoint answers a refusal: (request, db, game, fields, refusal, channel)."""
+
+
+def tab_of(game_id: str, channel: str) -> str:
+    """The page a channel's form sits on: the Floor's, else the Dossier."""
+    return f"/games/{game_id}/floor" if channel == "floor" else f"/games/{game_id}/dossier"
+
+
+async def flash_refusal(
+    request: AnyRequest,
+    db: AsyncSession,
+    context: GameContext,
+    fields: dict[str, str],
+    refusal: Refused,
+    channel: str | None,
+) -> Reply:
+    """A refusal as JSON, or as a flash back on the channel's page."""
+    back = back_to(request, fields, tab_of(context.game.public_id, channel or "dossier"))
+    return refuse(request, back, refusal)
+
+
+def channel_post(
+    tail: str, name: str, text_of: TextOf, message: str, on_refusal: OnRefusal
+) -> HTTPRouteHandler:
+    """The POST endpoint `/games/{id}/<tail>{channel}` that posts `text_of(fields, channel)`
+    through `do_post` (the engine's checks, the rate limit, the journal, the wake-up)."""
+
+    async def handler(
+        request: AnyRequest,
+        db: DB,
+        me: Me,
+        clock: ClockDep,
+        game_id: FromPath[str],
+        channel: FromPath[str],
+    ) -> Reply | Template:
+        context = await access_game_for_player(db, game_id, me)
+        fields: dict[str, str] = {}
+        try:
+            fields = await fields_of(request)
+            text = text_of(fields, channel)
+            seq = await do_post(db, context, channel_of(channel), text, clock.now())
+        except Refused as refusal:
+            return await on_refusal(request, db, context, fields, refusal, channel)
+        # The poster's own cursor (what its pages' streams will number this message), not `seq`.
+        cursor = await cursor_at(db, stream_of(game_id), listener_of(context), seq)
+        path = back_to(request, fields, tab_of(game_id, channel))
+        return answer(request, path, message, seq=cursor)
+
+    handler.__doc__ = text_of.__doc__
+    handler.__name__ = handler.__qualname__ = name
+    return post(game_paths("", tail + "{channel:str}"), name=name)(handler)
