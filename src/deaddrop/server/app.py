@@ -47,6 +47,7 @@ from deaddrop.server.live.wakeup import (
     unregister_broker,
 )
 from deaddrop.server.nul_guard import refuse_nul
+from deaddrop.server.overload import Limits, shed_load
 from deaddrop.server.pages import routes as page_routes
 from deaddrop.server.render import jinja_environment
 from deaddrop.server.security_headers import add_security_headers
@@ -108,8 +109,13 @@ def create_app(
             "sessions": DatabaseStore(sessionmaker, "sessions"),
             "login-throttle": throttle_store,
         },
-        # NUL is refused before the session (or any handler) takes it to the database.
-        middleware=[DefineMiddleware(refuse_nul), _sessions(settings).middleware],
+        # Load is shed first, before any work; NUL is refused before the session (or any
+        # handler) takes it to the database.
+        middleware=[
+            DefineMiddleware(shed_load, limits=_limits(settings)),
+            DefineMiddleware(refuse_nul),
+            _sessions(settings).middleware,
+        ],
         before_send=[add_security_headers],  # every response, unmatched addresses included
         csrf_config=_csrf(settings),
         template_config=templates,
@@ -159,6 +165,11 @@ def _dependencies(throttle: LoginThrottle, clock: Clock) -> dict[str, Provide]:
         "throttle": Provide(lambda: throttle, sync_to_thread=False),
         "clock": Provide(lambda: clock, sync_to_thread=False),
     }
+
+
+def _limits(settings: Settings) -> Limits:
+    """How much this process takes on at once before it sheds load."""
+    return Limits(requests=settings.max_requests_in_flight, streams=settings.max_live_streams)
 
 
 def _throttle_store(settings: Settings, sessionmaker: async_sessionmaker[AsyncSession]) -> Store:

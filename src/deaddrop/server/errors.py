@@ -20,6 +20,7 @@ from litestar.status_codes import (
 from litestar.types import ExceptionHandlersMap
 
 from deaddrop.server.accounts.auth import LoginRequired
+from deaddrop.server.overload import BUSY_MESSAGE, RETRY_AFTER_SECONDS, Overloaded, is_saturated
 from deaddrop.server.render import page
 
 API_PREFIX = "/api"
@@ -36,6 +37,7 @@ TITLES = {
     422: "Refused",
     429: "Too many attempts",
     500: "The office is in disarray",
+    503: "The line is busy",
 }
 EXPLANATIONS = {
     400: "The request could not be read. Reload the page and try again.",
@@ -124,7 +126,15 @@ def handle_login_required(request: Request[Any, Any, Any], exc: LoginRequired) -
 
 
 def handle_internal_error(request: Request[Any, Any, Any], exc: Exception) -> Response[Any]:
-    """Log an unexpected failure and answer with a calm 500 that reveals nothing inside."""
+    """Log an unexpected failure and answer with a calm 500 that reveals nothing inside.
+
+    A database too busy to answer is no failure: 503 with Retry-After (`overload.py`).
+    """
+    if is_saturated(exc):
+        logger.warning("database saturated on %s %s: %s", request.method, request.url.path, exc)
+        response = error_response(request, Overloaded.status_code, BUSY_MESSAGE)
+        response.headers["Retry-After"] = str(RETRY_AFTER_SECONDS)
+        return response
     logger.exception("unhandled error on %s %s", request.method, request.url.path, exc_info=exc)
     return error_response(request, HTTP_500_INTERNAL_SERVER_ERROR, EXPLANATIONS[500])
 

@@ -39,6 +39,12 @@ class Settings:
     """Length of the login throttle window."""
     bot_decision_seconds: int = 180
     """A Station bot seat decides at most this often, however much it sees change (issue 14)."""
+    max_requests_in_flight: int = 64
+    """Requests one process serves at once (live streams apart); more get 503 + Retry-After."""
+    max_live_streams: int = 10_000
+    """Live streams one process holds open at once; more get 503 + Retry-After."""
+    pool_timeout_seconds: float = 10.0
+    """How long a request waits for a database connection before its 503 (not a 500)."""
     mail: MailSettings = field(default_factory=MailSettings)
     """SMTP and the player mails (digest, reminder); off while `SMTP_HOST` is unset."""
 
@@ -58,6 +64,9 @@ class Settings:
             secure_cookies=env.get("SECURE_COOKIES", "").lower() in _TRUE,
             debug=env.get("DEADDROP_DEBUG", "").lower() in _TRUE,
             bot_decision_seconds=int(env.get("BOT_DECISION_SECONDS") or 180),
+            max_requests_in_flight=int(env.get("MAX_REQUESTS_IN_FLIGHT") or 64),
+            max_live_streams=int(env.get("MAX_LIVE_STREAMS") or 10_000),
+            pool_timeout_seconds=float(env.get("DATABASE_POOL_TIMEOUT") or 10.0),
             mail=MailSettings.from_env(env),
         )
 

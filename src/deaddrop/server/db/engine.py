@@ -37,12 +37,20 @@ def create_engine(settings: Settings) -> AsyncEngine:
     connect_args: dict[str, Any] = {}
     if url.get_backend_name() == "sqlite":
         _ensure_sqlite_directory(url)
-        engine = create_async_engine(url, connect_args=connect_args)
+        # An in-memory database has one static connection: no pool, so no pool timeout.
+        pooled = url.database not in (None, "", ":memory:")
+        pool = {"pool_timeout": settings.pool_timeout_seconds} if pooled else {}
+        engine = create_async_engine(url, connect_args=connect_args, **pool)
         event.listen(engine.sync_engine, "connect", _configure_sqlite)
         return engine
     if settings.database_schema:
         connect_args["server_settings"] = {"search_path": settings.database_schema}
-    return create_async_engine(url, connect_args=connect_args, pool_pre_ping=True)
+    return create_async_engine(
+        url,
+        connect_args=connect_args,
+        pool_pre_ping=True,
+        pool_timeout=settings.pool_timeout_seconds,
+    )
 
 
 def create_sessionmaker(

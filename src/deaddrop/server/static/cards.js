@@ -58,11 +58,20 @@ if (live) {
     event.preventDefault();
     send(form, event.submitter);
   });
-  if ("EventSource" in window) {
-    const source = new EventSource(live.dataset.events);
-    source.addEventListener("table", (event) => apply(event.data));
-    // After a drop the browser reconnects with Last-Event-ID and the server replays.
-  }
+  if ("EventSource" in window) listen(live.dataset.events);
+}
+
+// After a drop the browser reconnects with Last-Event-ID and the server replays. A busy server
+// answers 503 and the browser gives the stream up for good: open a new one a little later
+// (spread out, so a crowd turned away does not come back at once).
+function listen(url) {
+  const source = new EventSource(url);
+  source.addEventListener("table", (event) => apply(event.data));
+  source.addEventListener("error", () => {
+    if (source.readyState === EventSource.CLOSED) {
+      setTimeout(() => listen(url), 5000 + Math.random() * 5000);
+    }
+  });
 }
 
 // The replay viewer: arrow keys step back and forth.

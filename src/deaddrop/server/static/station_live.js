@@ -130,12 +130,18 @@ let shown = Number(root?.dataset.liveAfter || 0);
 
 function listen() {
   const url = new URL(root.dataset.liveUrl, location.href);
-  url.searchParams.set("after", root.dataset.liveAfter || "0");
+  url.searchParams.set("after", String(shown));
   // The browser reconnects by itself and sends Last-Event-ID: the server replays the rest.
   const source = new EventSource(url);
   source.addEventListener("page", (event) => {
     shown = Math.max(shown, Number(event.lastEventId) || 0);
     apply(event.data);
+  });
+  // A busy server answers 503 and the browser gives the stream up for good: open a new one a
+  // little later (spread out, so a crowd turned away does not come back all at once), from
+  // the last event shown.
+  source.addEventListener("error", () => {
+    if (source.readyState === EventSource.CLOSED) setTimeout(listen, 5000 + Math.random() * 5000);
   });
 }
 
