@@ -21,6 +21,7 @@ from deaddrop.server.station.game.models import (
     StationSeat,
     StationSeatHolder,
 )
+from deaddrop.server.station.standins.models import StationStandIn, StationStandInOption
 from deaddrop.server.station.tabs.seen_models import StationTabSeen
 
 metadata = Base.metadata
@@ -41,6 +42,8 @@ __all__ = [
     "StationPouch",
     "StationSeat",
     "StationSeatHolder",
+    "StationStandIn",
+    "StationStandInOption",
     "StationTabSeen",
     "User",
     "metadata",

@@ -13,7 +13,6 @@ import logging
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from deaddrop.bots.station.base import DayPlan
@@ -31,6 +30,7 @@ from deaddrop.server.station.game.models import StationGame, StationSeat
 from deaddrop.server.station.game.store import load_state
 from deaddrop.server.station.play.pouch_runner import default_name
 from deaddrop.server.station.play.service import do_act
+from deaddrop.server.station.standins.start import seats_to_play
 
 logger = logging.getLogger("deaddrop.station.bots")
 
@@ -79,18 +79,7 @@ class BotRunner(LoopWorker):
     async def run_once(self) -> int:
         """One look at every bot seat of a running game; returns the decisions made."""
         async with self.sessionmaker() as db:
-            seats = (
-                await db.execute(
-                    select(StationGame.id, StationSeat.id)
-                    .join(StationSeat, StationSeat.game_id == StationGame.id)
-                    .where(
-                        StationGame.status == "running",
-                        StationSeat.bot_level.is_not(None),
-                        StationSeat.seat.is_not(None),
-                    )
-                    .order_by(StationGame.id, StationSeat.seat)
-                )
-            ).all()
+            seats = await seats_to_play(db, self.clock.now())  # bot seats and stand-ins
         made = 0
         for game_id, seat_id in seats:
             try:
