@@ -1,0 +1,169 @@
+"""Stand-ins (issue 14): a bot plays for a person who has saved nothing N hours before the
+Pouch; it starts once, the Floor announces it, and the person takes the seat back by a button
+or by a save of their own, which wins (S7). Its input is the seat's own view only (S42)."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+from litestar import Litestar
+from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from deaddrop.engine.station import CastVote
+from deaddrop.engine.station.state import State
+from deaddrop.server.hosting.refusals import Refused
+from deaddrop.server.station.bot_seats import runner as runner_module
+from deaddrop.server.station.bot_seats.seat_input import SeatInput, seat_input
+from deaddrop.server.station.game.access import GameContext
+from deaddrop.server.station.game.models import StationSeat
+from deaddrop.server.station.play.service import do_act
+from deaddrop.server.station.standins.back import do_take_back
+from deaddrop.server.station.standins.ledger import BACK, STARTED
+from tests.server.station.games.bot_helpers import bot_runner, run_bots, saves_today
+from tests.server.station.games.helpers import Person, RunDB, Table, game_row, user_named
+from tests.server.station.games.standin_helpers import (
+    bot_level_of,
+    notices,
+    stand_ins,
+    standin_table,
+    to_stand_in_time,
+)
+from tests.server.station.games.test_bot_input_s42 import _check_only_own
+
+IDLE = 4
+"""The seat of the person who saves nothing (players[3]); seat 5 is a bot seat."""
+
+
+def _table(host: Person, players: list[Person], run_db: RunDB, app: Litestar) -> Table:
+    table = standin_table(host, players[:4], ["heuristic"], run_db, app)
+    for seat in range(IDLE):  # everyone else votes through the form, as a person does
+        vote = table.codenames[(seat + 1) % 6]
+        assert table.people[seat].form(table.path("/vote"), {"vote": vote}).status_code == 303
+    return table
+
+
+def test_a_stand_in_plays_for_the_idle_person_only_and_everyone_reads_it_on_the_floor(
+    host: Person, players: list[Person], stranger: Person, run_db: RunDB, app: Litestar
+) -> None:
+    table = _table(host, players, run_db, app)
+    run_bots(table)
+    assert stand_ins(table) == []  # not yet: more than 2 h to the Pouch
+    to_stand_in_time(table)
+    run_bots(table)
+    (stand_in,) = stand_ins(table)
+    assert (stand_in.seat, stand_in.from_day, stand_in.level) == (IDLE, 1, "heuristic")
+    assert bot_level_of(table, IDLE) == "heuristic"
+    assert any(a.get("seat") == IDLE for a in saves_today(table))  # the bot saved for the seat
+    idle = table.codenames[IDLE]
+    for person in table.people:  # S42: whether a bot plays a seat is public
+        floor = person.get(table.path("/floor")).text
+        assert f"{idle} had saved nothing in time" in floor
+        assert "Bot (heuristic)" in person.get(table.path("/roster")).text
+    assert stranger.get(table.path("/floor")).status_code == 404
+    assert "Take my seat back" in table.people[IDLE].get(table.path("/floor")).text
+    assert "Take my seat back" not in host.get(table.path("/floor")).text
+
+
+def test_a_stand_in_starts_once_under_two_runners_at_once(
+    host: Person, players: list[Person], run_db: RunDB, app: Litestar
+) -> None:
+    table = _table(host, players, run_db, app)
+    to_stand_in_time(table)
+    one, two = bot_runner(table, name="one"), bot_runner(table, name="two")
+
+    async def both(db: AsyncSession) -> list[int]:
+        return list(await asyncio.gather(one.run_once(), two.run_once()))
+
+    run_db(both)
+    run_db(both)
+    assert [s.seat for s in stand_ins(table)] == [IDLE]
+    assert len(notices(table, STARTED)) == 1
+
+
+def test_the_person_takes_the_seat_back_by_the_button_and_is_not_stood_in_again_today(
+    host: Person, players: list[Person], run_db: RunDB, app: Litestar
+) -> None:
+    table = _table(host, players, run_db, app)
+    to_stand_in_time(table)
+    run_bots(table)
+    idle = table.people[IDLE]
+    assert idle.form(table.path("/standin/take-back")).status_code == 303
+    assert "Your seat is yours again" in idle.flashes()
+    assert bot_level_of(table, IDLE) is None
+    assert stand_ins(table)[0].back_day == 1
+    floor = host.get(table.path("/floor")).text
+    assert f"{table.codenames[IDLE]}&#39;s officer is back at the desk" in floor
+    run_bots(table)
+    assert len(stand_ins(table)) == 1  # their choice stands for the rest of the day
+    assert "Take my seat back" not in idle.get(table.path("/floor")).text
+    again = idle.json(table.api("/standin/take-back"))
+    assert again.status_code == 422 and "No bot is standing in" in again.json()["detail"]
+
+
+def test_the_persons_own_save_wins_over_the_stand_in_and_ends_it(
+    host: Person, players: list[Person], run_db: RunDB, app: Litestar
+) -> None:
+    table = _table(host, players, run_db, app)
+    to_stand_in_time(table)
+    run_bots(table)
+    mine = table.codenames[0]
+    assert table.people[IDLE].form(table.path("/vote"), {"vote": mine}).status_code == 303
+    assert bot_level_of(table, IDLE) is None
+    assert len(notices(table, BACK)) == 1
+    host.form(table.path("/vote"), {"vote": table.codenames[2]})  # news for the bots
+    run_bots(table)
+    assert table.state().votes[IDLE] == 0  # S7: the last save counts, and it is theirs
+
+
+def test_a_stand_ins_save_racing_the_take_back_is_refused(
+    host: Person, players: list[Person], run_db: RunDB, app: Litestar
+) -> None:
+    table = _table(host, players, run_db, app)
+    to_stand_in_time(table)
+    run_bots(table)
+    maker = app.state.sessionmaker
+
+    async def race(db: AsyncSession) -> None:
+        async with maker() as bot_db, maker() as person_db:
+            game = await game_row(bot_db, table.game_id)
+            row = await bot_db.scalar(
+                select(StationSeat).where(StationSeat.game_id == game.id, StationSeat.seat == IDLE)
+            )
+            bot = GameContext(game, None, row)  # the runner's context, read before the button
+            user = await user_named(person_db, table.people[IDLE].username)
+            mine = await person_db.scalar(select(StationSeat).where(StationSeat.user_id == user.id))
+            person = GameContext(await game_row(person_db, table.game_id), user, mine)
+            await do_take_back(person_db, person, table.clock)
+            with pytest.raises(Refused):
+                await do_act(bot_db, bot, CastVote(IDLE, 1), clock=table.clock)
+
+    run_db(race)
+    assert table.state().votes[IDLE] != 1
+
+
+def test_s42_a_stand_ins_input_is_only_its_seats_view_and_readable_chat(
+    host: Person,
+    players: list[Person],
+    run_db: RunDB,
+    app: Litestar,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    seen: list[tuple[State, int, SeatInput]] = []
+
+    async def recording(db: AsyncSession, game_id: int, state: State, seat: int) -> SeatInput:
+        given = await seat_input(db, game_id, state, seat)
+        seen.append((state, seat, given))
+        return given
+
+    monkeypatch.setattr(runner_module, "seat_input", recording)
+    table = _table(host, players, run_db, app)
+    to_stand_in_time(table)
+    run_bots(table)
+    table.pouch()
+    run_bots(table)  # Day 2: the stand-in still plays until the person comes back
+    stood_in = [(state, given) for state, seat, given in seen if seat == IDLE]
+    assert {state.day for state, _ in stood_in} == {1, 2}
+    for state, given in stood_in:
+        _check_only_own(state, IDLE, given)
