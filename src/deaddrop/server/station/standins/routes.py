@@ -97,7 +97,7 @@ async def _set_option(request: AnyRequest, db: DB, me: Me, clock: Clock, game_id
         if chosen.hours is None:
             return "Stand-ins are off."
         return (
-            f"A {chosen.level} bot stands in for anyone with nothing saved "
+            f"A bot ({chosen.level}) stands in for anyone with nothing saved "
             f"{chosen.hours} h before the Pouch."
         )
 
