@@ -4,11 +4,13 @@ from __future__ import annotations
 
 from datetime import timedelta
 
+import pytest
 from litestar import Litestar
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from deaddrop.server.station.game.models import StationAnnouncement, StationSeat
+from deaddrop.server.station.lobby import service as lobby_service
 from deaddrop.server.station.standins.models import StationStandIn
 from tests.server.station.games.bot_helpers import bot_table
 from tests.server.station.games.helpers import Person, RunDB, Table, game_row, open_lobby
@@ -94,3 +96,19 @@ def bot_level_of(table: Table, seat: int) -> str | None:
 
     found: str | None = table.run_db(read)
     return found
+
+
+class _Seeded:
+    """`secrets` as the lobby's start uses it, with one seed for every deal."""
+
+    def __init__(self, seed: int) -> None:
+        self.seed = seed
+
+    def randbits(self, bits: int) -> int:
+        """The test's seed, whatever is asked."""
+        return self.seed
+
+
+def fixed_deal(monkeypatch: pytest.MonkeyPatch, seed: int) -> None:
+    """Deal the games of the test from `seed` (S4), so that its bots play the same game."""
+    monkeypatch.setattr(lobby_service, "secrets", _Seeded(seed))
