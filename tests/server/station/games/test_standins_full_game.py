@@ -50,7 +50,10 @@ def _play_day(table: Table, read_the_floor: bool = False) -> None:
     run_bots(table)
     idle = table.codenames[IDLE]
     for person in table.people if read_the_floor else ():  # S42: public to the whole table
-        assert f"{idle} had saved nothing in time" in person.get(table.path("/floor")).text
+        assert (
+            f"{idle} had not voted, whispered, posted or marked done 2 h before"
+            in person.get(table.path("/floor")).text
+        )
     table.clock.set(table.deadline() - timedelta(minutes=1))
     run_bots(table)  # the last call before the Pouch
     assert table.pouch() == 1

@@ -3,12 +3,14 @@ player loses the seat like anyone replaced, the Roster shows "Bot (level)", the 
 
 from __future__ import annotations
 
+import pytest
 from litestar import Litestar
 
 from tests.server.station.games.bot_helpers import run_bots, saves_today
 from tests.server.station.games.helpers import Person, RunDB, Table
 from tests.server.station.games.standin_helpers import (
     bot_level_of,
+    fixed_deal,
     stand_ins,
     standin_table,
     to_stand_in_time,
@@ -16,6 +18,12 @@ from tests.server.station.games.standin_helpers import (
 
 SEAT = 1
 """players[0]'s seat; seat 5 is a bot seat from the lobby."""
+
+
+@pytest.fixture(autouse=True)
+def _same_deal(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every test here plays one deal (S4), so what the bots do is the same on each run."""
+    fixed_deal(monkeypatch, 7)
 
 
 def _table(host: Person, players: list[Person], run_db: RunDB, app: Litestar) -> Table:

@@ -32,7 +32,10 @@ def test_the_option_is_off_by_default_and_the_host_sets_it_in_the_lobby(host: Pe
     assert page.status_code == 200 and "<strong>off</strong>" in page.text
     set_auto_pilot(host, game_id, hours=5, level="expert")
     text = " ".join(host.get(f"/games/{game_id}/standins").text.split())
-    assert "on: a bot (expert) plays for anyone who has saved nothing 5 h before" in text
+    assert (
+        "on: a bot (expert) plays for anyone who has done nothing the table can see 5 h before"
+        in text
+    )
     off = host.form(f"/games/{game_id}/standins", {"hours": "5", "level": "expert"})
     assert off.status_code == 303
     assert "<strong>off</strong>" in host.get(f"/games/{game_id}/standins").text

@@ -11,8 +11,9 @@ from litestar import Litestar
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from deaddrop.engine.station import CastVote
+from deaddrop.engine.station import CastVote, EditFinalCable
 from deaddrop.engine.station.state import State
+from deaddrop.engine.station.views import view
 from deaddrop.server.hosting.refusals import Refused
 from deaddrop.server.station.bot_seats import runner as runner_module
 from deaddrop.server.station.bot_seats.seat_input import SeatInput, seat_input
@@ -25,6 +26,7 @@ from tests.server.station.games.bot_helpers import bot_runner, run_bots, saves_t
 from tests.server.station.games.helpers import Person, RunDB, Table, game_row, user_named
 from tests.server.station.games.standin_helpers import (
     bot_level_of,
+    fixed_deal,
     notices,
     stand_ins,
     standin_table,
@@ -34,6 +36,13 @@ from tests.server.station.games.test_bot_input_s42 import _check_only_own
 
 IDLE = 4
 """The seat of the person who saves nothing (players[3]); seat 5 is a bot seat."""
+SEED = 7
+
+
+@pytest.fixture(autouse=True)
+def _same_deal(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every test here plays one deal (S4), so what the bots do is the same on each run."""
+    fixed_deal(monkeypatch, SEED)
 
 
 def _table(host: Person, players: list[Person], run_db: RunDB, app: Litestar) -> Table:
@@ -59,7 +68,7 @@ def test_a_stand_in_plays_for_the_idle_person_only_and_everyone_reads_it_on_the_
     idle = table.codenames[IDLE]
     for person in table.people:  # S42: whether a bot plays a seat is public
         floor = person.get(table.path("/floor")).text
-        assert f"{idle} had saved nothing in time" in floor
+        assert f"{idle} had not voted, whispered, posted or marked done 2 h before" in floor
         assert "Bot (heuristic)" in person.get(table.path("/roster")).text
     assert stranger.get(table.path("/floor")).status_code == 404
     assert "Take my seat back" in table.people[IDLE].get(table.path("/floor")).text
@@ -167,3 +176,48 @@ def test_s42_a_stand_ins_input_is_only_its_seats_view_and_readable_chat(
     assert {state.day for state, _ in stood_in} == {1, 2}
     for state, given in stood_in:
         _check_only_own(state, IDLE, given)
+
+
+def test_s26_a_secret_save_neither_shows_in_the_stand_ins_start_nor_is_replaced(
+    host: Person, players: list[Person], run_db: RunDB, app: Litestar
+) -> None:
+    """Whether a stand-in begins is public (S42), so it looks only at public acts: a secret
+    save (a Final Cable, an Operation) does not keep it away, and it leaves those saves be."""
+    table = _table(host, players, run_db, app)
+    idle = table.people[IDLE]
+    mine = "Mine, not the bot's."
+    assert idle.form(table.path("/final-cable"), {"text": mine}).status_code == 303
+    targets = view(table.state(), IDLE)["me"]["options"]["ability_targets"]
+    if targets:  # an Operation too, when the seat's role has an ability (S9)
+        assert idle.form(table.path("/operation"), {"target": targets[0]}).status_code == 303
+    saved = table.state().operations[IDLE]
+    to_stand_in_time(table)
+    run_bots(table)
+    assert [s.seat for s in stand_ins(table)] == [IDLE]  # as for anyone quiet in public
+    state = table.state()
+    assert state.final_cables[IDLE] == mine  # S32: their own, whatever the bot would write
+    assert state.operations[IDLE] == saved
+    assert state.votes[IDLE] is not None  # the public part it does play
+
+    async def bot_writes_a_cable(db: AsyncSession) -> None:
+        game = await game_row(db, table.game_id)
+        row = await db.scalar(
+            select(StationSeat).where(StationSeat.game_id == game.id, StationSeat.seat == IDLE)
+        )
+        with pytest.raises(Refused, match="saved this themselves today"):
+            await do_act(
+                db, GameContext(game, None, row), EditFinalCable(IDLE, "x"), clock=table.clock
+            )
+
+    run_db(bot_writes_a_cable)
+
+
+def test_a_public_act_keeps_the_stand_in_away(
+    host: Person, players: list[Person], run_db: RunDB, app: Litestar
+) -> None:
+    table = _table(host, players, run_db, app)
+    floor = {"text": "Still here."}
+    assert table.people[IDLE].form(table.path("/chat/floor"), floor).status_code == 303
+    to_stand_in_time(table)
+    run_bots(table)
+    assert stand_ins(table) == []

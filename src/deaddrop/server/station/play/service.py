@@ -34,6 +34,7 @@ from deaddrop.server.station.game.writes import (
 )
 from deaddrop.server.station.play.pouch_due import POUCH_RUNNER
 from deaddrop.server.station.standins.back import back_on_save
+from deaddrop.server.station.standins.quiet import check_own_saves_stand
 
 ATTEMPTS = 5
 """How often a play action is retried when another process wrote to the game first."""
@@ -127,6 +128,7 @@ async def _act_once(
     game = context.game
     check_playable(game, now, paused_ok=isinstance(action, RemovePlayer))  # S40: removal too
     state = await load_state(db, game)
+    await check_own_saves_stand(db, context, state.day, action)  # a stand-in's limit
     write = write_to(db, game)
     new_state, events = write.apply(state, action)  # the engine's audiences, same commit
     write.journal(await back_on_save(db, context, state, now))  # their own save wins (S7)

@@ -1,6 +1,6 @@
-"""Starting stand-ins: a bot takes over the seat of anyone who has saved nothing today by
-`hours` before the Pouch, in games whose host turned the auto-pilot on; and the list of every
-seat a bot plays (bot seats and stood-in seats), for the bot runner."""
+"""Starting stand-ins: a bot takes over the seat of anyone who has done nothing public today
+by `hours` before the Pouch (`quiet.py`), in games whose host turned the auto-pilot on; and
+the list of every seat a bot plays (bot seats and stood-in seats), for the bot runner."""
 
 from __future__ import annotations
 
@@ -12,11 +12,12 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from deaddrop.engine.station import State
 from deaddrop.server.hosting.transaction import Conflict
-from deaddrop.server.station.game.models import StationAction, StationGame, StationSeat
+from deaddrop.server.station.game.models import StationGame, StationSeat
 from deaddrop.server.station.game.store import load_state, write_to
 from deaddrop.server.station.game.writes import announce, touch
 from deaddrop.server.station.standins.ledger import STARTED, started_on
 from deaddrop.server.station.standins.models import StationStandIn, StationStandInOption
+from deaddrop.server.station.standins.quiet import quiet_today
 
 logger = logging.getLogger("deaddrop.station.standins")
 
@@ -48,27 +49,29 @@ async def start_due(db: AsyncSession, now: datetime) -> int:
         )
     ).all()
     due = [
-        (game.id, option.level)
+        (game.id, option.hours, option.level)
         for game, option in games
         if game.deadline is not None
         and game.deadline - timedelta(hours=option.hours) <= now < game.deadline
     ]
     begun = 0
-    for game_id, level in due:
+    for game_id, hours, level in due:
         # A lost race rolled back and expired every row: read the game afresh each time.
         game = await db.get(StationGame, game_id, populate_existing=True)
         if game is None or game.status != "running":
             continue
         try:
-            begun += await _start_in_game(db, game, level, now)
+            begun += await _start_in_game(db, game, (hours, level), now)
         except Conflict:
             # Another runner (or a person's save) wrote to the game first: look again next pass.
             logger.info("a stand-in of game %s lost a race; looked at again later", game_id)
     return begun
 
 
-async def _start_in_game(db: AsyncSession, game: StationGame, level: str, now: datetime) -> int:
-    """Stand in for each person of this game with nothing saved today; how many began."""
+async def _start_in_game(
+    db: AsyncSession, game: StationGame, option: tuple[int, str], now: datetime
+) -> int:
+    """Stand in for each person of this game who did nothing public today; how many began."""
     state = await load_state(db, game)
     if state.over:
         return 0
@@ -83,35 +86,31 @@ async def _start_in_game(db: AsyncSession, game: StationGame, level: str, now: d
     begun = 0
     for row in list(people):
         if await _due(db, game, row, state):
-            await _start(db, game, row, level, state, now)
+            await _start(db, game, row, option, state, now)
             begun += 1
     return begun
 
 
 async def _due(db: AsyncSession, game: StationGame, row: StationSeat, state: State) -> bool:
-    """A living person with no save of their own today, not already stood in for today."""
+    """A living person with nothing public done today, not already stood in for today."""
     seat = row.seat
     if seat is None or not state.alive[seat]:
         return False
     if await started_on(db, game.id, seat, game.day):
         return False  # they took it back today: their choice stands until tomorrow
-    saved = await db.scalar(
-        select(StationAction.seq)
-        .where(
-            StationAction.game_id == game.id,
-            StationAction.day == game.day,
-            StationAction.user_id == row.user_id,
-        )
-        .limit(1)
-    )
-    return saved is None
+    return await quiet_today(db, game.id, state, seat)
 
 
 async def _start(
-    db: AsyncSession, game: StationGame, row: StationSeat, level: str, state: State, now: datetime
+    db: AsyncSession,
+    game: StationGame,
+    row: StationSeat,
+    option: tuple[int, str],
+    state: State,
+    now: datetime,
 ) -> None:
     """One stand-in begins, with its public notice; a lost race raises `Conflict`."""
-    seat = row.seat or 0
+    seat, (hours, level) = row.seat or 0, option
     db.add(
         StationStandIn(game_id=game.id, seat=seat, level=level, from_day=game.day, started_at=now)
     )
@@ -119,8 +118,8 @@ async def _start(
     touch(game, now)  # a save of the person's racing with this start: one of the two loses
     codename = state.seats[seat].codename
     text = (
-        f"{codename} had saved nothing in time: a stand-in bot ({level}) plays the seat "
-        "until its officer takes it back."
+        f"{codename} had not voted, whispered, posted or marked done {hours} h before the "
+        f"Pouch: a stand-in bot ({level}) plays the seat until its officer takes it back."
     )
     write = write_to(db, game)
     write.journal([announce(db, game, STARTED, text)])
