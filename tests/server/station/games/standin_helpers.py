@@ -12,11 +12,13 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from deaddrop.server.station.game.models import StationAnnouncement, StationSeat
 from deaddrop.server.station.lobby import service as lobby_service
 from deaddrop.server.station.standins.models import StationStandIn
-from tests.server.station.games.bot_helpers import bot_table
+from tests.server.station.games.bot_helpers import bot_table, game_rows, run_bots
 from tests.server.station.games.helpers import Person, RunDB, Table, game_row, open_lobby
 
 HOURS = 2
 """The auto-pilot's hours before the Pouch in these tests."""
+SEED = 7
+"""The deal of the tests that play one (`same_deal`)."""
 
 
 def set_auto_pilot(
@@ -50,20 +52,15 @@ def to_stand_in_time(table: Table) -> None:
     table.clock.set(table.deadline() - timedelta(hours=HOURS) + timedelta(seconds=1))
 
 
+def bring_stand_ins(table: Table) -> None:
+    """Move the clock to the stand-ins' moment and let a bot runner look (and play)."""
+    to_stand_in_time(table)
+    run_bots(table)
+
+
 def stand_ins(table: Table) -> list[StationStandIn]:
     """Every stand-in of the table's game, in order."""
-
-    async def read(db: AsyncSession) -> list[StationStandIn]:
-        game = await game_row(db, table.game_id)
-        rows = await db.scalars(
-            select(StationStandIn)
-            .where(StationStandIn.game_id == game.id)
-            .order_by(StationStandIn.id)
-        )
-        return list(rows)
-
-    found: list[StationStandIn] = table.run_db(read)
-    return found
+    return game_rows(table, StationStandIn)
 
 
 def notices(table: Table, kind: str) -> list[str]:
@@ -112,3 +109,9 @@ class _Seeded:
 def fixed_deal(monkeypatch: pytest.MonkeyPatch, seed: int) -> None:
     """Deal the games of the test from `seed` (S4), so that its bots play the same game."""
     monkeypatch.setattr(lobby_service, "secrets", _Seeded(seed))
+
+
+@pytest.fixture
+def same_deal(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every game of the test dealt from one seed (S4): what the bots do is the same each run."""
+    fixed_deal(monkeypatch, SEED)

@@ -3,7 +3,6 @@ runner (issue 14), once, however many runners look."""
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Mapping, Sequence
 from datetime import timedelta
 from typing import Any
@@ -22,8 +21,12 @@ from deaddrop.server.station.bot_seats.pending_models import StationBotPendingPo
 from deaddrop.server.station.chat.channels import RATE_COUNT, RATE_WINDOW, do_post
 from deaddrop.server.station.chat.models import StationMessage
 from deaddrop.server.station.game.access import GameContext
-from deaddrop.server.station.game.models import StationSeat
-from tests.server.station.games.bot_helpers import bot_runner, bot_table, run_bots
+from tests.server.station.games.bot_helpers import (
+    bot_table,
+    run_bots,
+    run_two_bot_runners,
+    seat_row,
+)
 from tests.server.station.games.helpers import Person, RunDB, Table, game_row
 
 BOT = 5
@@ -43,10 +46,7 @@ def _flood(table: Table) -> None:
     """The bot seat posts as many Floor messages as the rate allows, just now."""
 
     async def post(db: AsyncSession) -> None:
-        game = await game_row(db, table.game_id)
-        row = await db.scalar(
-            select(StationSeat).where(StationSeat.game_id == game.id, StationSeat.seat == BOT)
-        )
+        game, row = await game_row(db, table.game_id), await seat_row(db, table, BOT)
         for n in range(RATE_COUNT):
             await do_post(
                 db, GameContext(game, None, row), Channel.FLOOR, f"{n}", table.clock.now()
@@ -72,16 +72,25 @@ def _kept(table: Table) -> int:
     return _count(table, StationBotPendingPost)
 
 
-def test_a_rate_limited_bot_post_is_kept_and_posted_at_a_later_pass(
+@pytest.fixture
+def flooded(
     host: Person,
     players: list[Person],
     run_db: RunDB,
     app: Litestar,
     monkeypatch: pytest.MonkeyPatch,
-) -> None:
+) -> Table:
+    """A table whose bot seat (a talker) has just posted as much as the rate allows."""
     monkeypatch.setattr(runner_module, "level", _talker)
     table = bot_table(host, players[:4], ["heuristic"], run_db, app)
     _flood(table)
+    return table
+
+
+def test_a_rate_limited_bot_post_is_kept_and_posted_at_a_later_pass(
+    host: Person, flooded: Table
+) -> None:
+    table = flooded
     assert run_bots(table) == 1
     assert (_claims(table), _kept(table)) == (0, 1)  # refused for its pace, not dropped
     run_bots(table)
@@ -92,22 +101,9 @@ def test_a_rate_limited_bot_post_is_kept_and_posted_at_a_later_pass(
     assert CLAIM in host.get(table.path("/floor")).text
 
 
-def test_two_runners_post_a_kept_post_once(
-    host: Person,
-    players: list[Person],
-    run_db: RunDB,
-    app: Litestar,
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    monkeypatch.setattr(runner_module, "level", _talker)
-    table = bot_table(host, players[:4], ["heuristic"], run_db, app)
-    _flood(table)
+def test_two_runners_post_a_kept_post_once(flooded: Table) -> None:
+    table = flooded
     run_bots(table)
     table.clock.advance(RATE_WINDOW + timedelta(seconds=1))
-    one, two = bot_runner(table, name="one"), bot_runner(table, name="two")
-
-    async def both(db: AsyncSession) -> None:
-        await asyncio.gather(one.run_once(), two.run_once())
-
-    run_db(both)
+    run_two_bot_runners(table)
     assert (_claims(table), _kept(table)) == (1, 0)

@@ -17,17 +17,20 @@ from deaddrop.server.station.chat.models import StationMessage
 from tests.server.station.games.bot_helpers import run_bots
 from tests.server.station.games.helpers import Person, RunDB, Table, game_row
 from tests.server.station.games.standin_helpers import (
-    fixed_deal,
+    bring_stand_ins,
     stand_ins,
     standin_table,
-    to_stand_in_time,
 )
+from tests.server.station.games.standin_helpers import (
+    same_deal as same_deal,
+)
+
+pytestmark = pytest.mark.usefixtures("same_deal")  # one deal (S4): the bots play alike each run
 
 LEVELS = ["expert", "heuristic", "expert", "heuristic"]
 PEOPLE, IDLE = (0, 1, 2), 3
 """The host and two players move; players[2], at seat 3, saves nothing; seats 4-7 are bots."""
 BOTS = range(4, 8)
-SEED = 2026
 MAX_DAYS = 10
 """S6: the last possible Pouch is Day 10's."""
 
@@ -46,8 +49,7 @@ def _play_day(table: Table, read_the_floor: bool = False) -> None:
     `read_the_floor`: every person reads the Floor before the Pouch (the stand-in's notice)."""
     _people_move(table, table.state())
     run_bots(table)
-    to_stand_in_time(table)
-    run_bots(table)
+    bring_stand_ins(table)
     idle = table.codenames[IDLE]
     for person in table.people if read_the_floor else ():  # S42: public to the whole table
         assert (
@@ -80,9 +82,7 @@ def test_four_people_and_four_bots_play_to_the_end_with_a_stand_in(
     players: list[Person],
     run_db: RunDB,
     app: Litestar,
-    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    fixed_deal(monkeypatch, SEED)
     table = standin_table(host, players[:3], LEVELS, run_db, app)
     _play_day(table, read_the_floor=True)
     (stand_in,) = stand_ins(table)

@@ -10,20 +10,18 @@ from tests.server.station.games.bot_helpers import run_bots, saves_today
 from tests.server.station.games.helpers import Person, RunDB, Table
 from tests.server.station.games.standin_helpers import (
     bot_level_of,
-    fixed_deal,
+    bring_stand_ins,
     stand_ins,
     standin_table,
-    to_stand_in_time,
 )
+from tests.server.station.games.standin_helpers import (
+    same_deal as same_deal,
+)
+
+pytestmark = pytest.mark.usefixtures("same_deal")  # one deal (S4): the bots play alike each run
 
 SEAT = 1
 """players[0]'s seat; seat 5 is a bot seat from the lobby."""
-
-
-@pytest.fixture(autouse=True)
-def _same_deal(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Every test here plays one deal (S4), so what the bots do is the same on each run."""
-    fixed_deal(monkeypatch, 7)
 
 
 def _table(host: Person, players: list[Person], run_db: RunDB, app: Litestar) -> Table:
@@ -93,8 +91,7 @@ def test_handing_a_stood_in_seat_to_a_bot_ends_the_stand_in(
     host: Person, players: list[Person], run_db: RunDB, app: Litestar
 ) -> None:
     table = _table(host, players, run_db, app)
-    to_stand_in_time(table)
-    run_bots(table)
+    bring_stand_ins(table)
     assert bot_level_of(table, SEAT) == "heuristic"  # nobody saved: all four stood in
     _hand(host, table, SEAT, "random")
     assert bot_level_of(table, SEAT) == "random"

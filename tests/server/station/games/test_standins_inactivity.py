@@ -6,13 +6,19 @@ from __future__ import annotations
 import pytest
 from litestar import Litestar
 
-from tests.server.station.games.bot_helpers import run_bots
 from tests.server.station.games.helpers import Person, RunDB, Table
-from tests.server.station.games.standin_helpers import fixed_deal, standin_table, to_stand_in_time
+from tests.server.station.games.standin_helpers import (
+    bring_stand_ins,
+    standin_table,
+)
+from tests.server.station.games.standin_helpers import (
+    same_deal as same_deal,
+)
+
+pytestmark = pytest.mark.usefixtures("same_deal")  # one deal (S4): the bots play alike each run
 
 MARK = "Inactive: saved nothing for two days"
 IDLE, BACK = 3, 4
-SEED = 1
 
 
 def _two_days(table: Table, *, back_on_day_2: bool) -> None:
@@ -21,8 +27,7 @@ def _two_days(table: Table, *, back_on_day_2: bool) -> None:
         for seat in range(3):
             vote = {"vote": "abstain"}
             assert table.people[seat].form(table.path("/vote"), vote).status_code == 303
-        to_stand_in_time(table)
-        run_bots(table)
+        bring_stand_ins(table)
         if day == 2 and back_on_day_2:
             assert table.people[BACK].form(table.path("/standin/take-back")).status_code == 303
         assert table.pouch() == 1
@@ -33,9 +38,7 @@ def test_two_stood_in_days_mark_the_seat_inactive_and_a_day_back_clears_it(
     players: list[Person],
     run_db: RunDB,
     app: Litestar,
-    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    fixed_deal(monkeypatch, SEED)  # a deal whose first two days burn neither seat
     table = standin_table(host, players[:4], ["heuristic"], run_db, app)
     _two_days(table, back_on_day_2=True)
     state = table.state()

@@ -7,7 +7,6 @@ import pytest
 from litestar import Litestar
 
 from deaddrop.engine.station.roles import is_ring
-from tests.server.station.games.bot_helpers import run_bots
 from tests.server.station.games.helpers import (
     Person,
     RunDB,
@@ -17,11 +16,11 @@ from tests.server.station.games.helpers import (
     open_lobby,
 )
 from tests.server.station.games.standin_helpers import (
+    bring_stand_ins,
     lobby_with_auto_pilot,
     set_auto_pilot,
     stand_ins,
     standin_table,
-    to_stand_in_time,
 )
 
 
@@ -50,8 +49,7 @@ def test_the_option_set_in_the_lobby_stands_in_once_the_game_runs(
         assert join(person, token).status_code == 303
     assert host.form(f"/games/{game_id}/start").status_code == 303
     table = Table(game_id, host, [host, *players], run_db, app)
-    to_stand_in_time(table)
-    run_bots(table)
+    bring_stand_ins(table)
     assert sorted(s.seat for s in stand_ins(table)) == list(range(6))  # nobody saved
 
 

@@ -1,48 +1,45 @@
-"""Stand-ins (issue 14): a bot plays for a person who has saved nothing N hours before the
-Pouch; it starts once, the Floor announces it, and the person takes the seat back by a button
+"""Stand-ins (issue 14): a bot plays for a person who has done nothing public N hours before
+the Pouch; it starts once, the Floor announces it, and the person takes the seat back by a button
 or by a save of their own, which wins (S7). Its input is the seat's own view only (S42)."""
 
 from __future__ import annotations
 
-import asyncio
-
 import pytest
 from litestar import Litestar
-from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from deaddrop.engine.station import CastVote, EditFinalCable
-from deaddrop.engine.station.state import State
 from deaddrop.engine.station.views import view
 from deaddrop.server.hosting.refusals import Refused
-from deaddrop.server.station.bot_seats import runner as runner_module
-from deaddrop.server.station.bot_seats.seat_input import SeatInput, seat_input
 from deaddrop.server.station.game.access import GameContext
-from deaddrop.server.station.game.models import StationSeat
 from deaddrop.server.station.play.service import do_act
 from deaddrop.server.station.standins.back import do_take_back
 from deaddrop.server.station.standins.ledger import BACK, STARTED
-from tests.server.station.games.bot_helpers import bot_runner, run_bots, saves_today
+from tests.server.station.games.bot_helpers import (
+    record_inputs,
+    run_bots,
+    run_two_bot_runners,
+    saves_today,
+    seat_row,
+)
 from tests.server.station.games.helpers import Person, RunDB, Table, game_row, user_named
 from tests.server.station.games.standin_helpers import (
     bot_level_of,
-    fixed_deal,
+    bring_stand_ins,
     notices,
     stand_ins,
     standin_table,
     to_stand_in_time,
 )
+from tests.server.station.games.standin_helpers import (
+    same_deal as same_deal,
+)
 from tests.server.station.games.test_bot_input_s42 import _check_only_own
+
+pytestmark = pytest.mark.usefixtures("same_deal")  # one deal (S4): the bots play alike each run
 
 IDLE = 4
 """The seat of the person who saves nothing (players[3]); seat 5 is a bot seat."""
-SEED = 7
-
-
-@pytest.fixture(autouse=True)
-def _same_deal(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Every test here plays one deal (S4), so what the bots do is the same on each run."""
-    fixed_deal(monkeypatch, SEED)
 
 
 def _table(host: Person, players: list[Person], run_db: RunDB, app: Litestar) -> Table:
@@ -53,14 +50,20 @@ def _table(host: Person, players: list[Person], run_db: RunDB, app: Litestar) ->
     return table
 
 
+def _stood_in(host: Person, players: list[Person], run_db: RunDB, app: Litestar) -> Table:
+    """The table at the moment a stand-in began to play the IDLE seat."""
+    table = _table(host, players, run_db, app)
+    bring_stand_ins(table)
+    return table
+
+
 def test_a_stand_in_plays_for_the_idle_person_only_and_everyone_reads_it_on_the_floor(
     host: Person, players: list[Person], stranger: Person, run_db: RunDB, app: Litestar
 ) -> None:
     table = _table(host, players, run_db, app)
     run_bots(table)
     assert stand_ins(table) == []  # not yet: more than 2 h to the Pouch
-    to_stand_in_time(table)
-    run_bots(table)
+    bring_stand_ins(table)
     (stand_in,) = stand_ins(table)
     assert (stand_in.seat, stand_in.from_day, stand_in.level) == (IDLE, 1, "heuristic")
     assert bot_level_of(table, IDLE) == "heuristic"
@@ -80,13 +83,8 @@ def test_a_stand_in_starts_once_under_two_runners_at_once(
 ) -> None:
     table = _table(host, players, run_db, app)
     to_stand_in_time(table)
-    one, two = bot_runner(table, name="one"), bot_runner(table, name="two")
-
-    async def both(db: AsyncSession) -> list[int]:
-        return list(await asyncio.gather(one.run_once(), two.run_once()))
-
-    run_db(both)
-    run_db(both)
+    run_two_bot_runners(table)
+    run_two_bot_runners(table)
     assert [s.seat for s in stand_ins(table)] == [IDLE]
     assert len(notices(table, STARTED)) == 1
 
@@ -94,9 +92,7 @@ def test_a_stand_in_starts_once_under_two_runners_at_once(
 def test_the_person_takes_the_seat_back_by_the_button_and_is_not_stood_in_again_today(
     host: Person, players: list[Person], run_db: RunDB, app: Litestar
 ) -> None:
-    table = _table(host, players, run_db, app)
-    to_stand_in_time(table)
-    run_bots(table)
+    table = _stood_in(host, players, run_db, app)
     idle = table.people[IDLE]
     assert idle.form(table.path("/standin/take-back")).status_code == 303
     assert "Your seat is yours again" in idle.flashes()
@@ -114,9 +110,7 @@ def test_the_person_takes_the_seat_back_by_the_button_and_is_not_stood_in_again_
 def test_the_persons_own_save_wins_over_the_stand_in_and_ends_it(
     host: Person, players: list[Person], run_db: RunDB, app: Litestar
 ) -> None:
-    table = _table(host, players, run_db, app)
-    to_stand_in_time(table)
-    run_bots(table)
+    table = _stood_in(host, players, run_db, app)
     mine = table.codenames[0]
     assert table.people[IDLE].form(table.path("/vote"), {"vote": mine}).status_code == 303
     assert bot_level_of(table, IDLE) is None
@@ -129,20 +123,15 @@ def test_the_persons_own_save_wins_over_the_stand_in_and_ends_it(
 def test_a_stand_ins_save_racing_the_take_back_is_refused(
     host: Person, players: list[Person], run_db: RunDB, app: Litestar
 ) -> None:
-    table = _table(host, players, run_db, app)
-    to_stand_in_time(table)
-    run_bots(table)
+    table = _stood_in(host, players, run_db, app)
     maker = app.state.sessionmaker
 
     async def race(db: AsyncSession) -> None:
         async with maker() as bot_db, maker() as person_db:
-            game = await game_row(bot_db, table.game_id)
-            row = await bot_db.scalar(
-                select(StationSeat).where(StationSeat.game_id == game.id, StationSeat.seat == IDLE)
-            )
-            bot = GameContext(game, None, row)  # the runner's context, read before the button
+            row = await seat_row(bot_db, table, IDLE)
+            bot = GameContext(await game_row(bot_db, table.game_id), None, row)  # read first
             user = await user_named(person_db, table.people[IDLE].username)
-            mine = await person_db.scalar(select(StationSeat).where(StationSeat.user_id == user.id))
+            mine = await seat_row(person_db, table, IDLE)
             person = GameContext(await game_row(person_db, table.game_id), user, mine)
             await do_take_back(person_db, person, table.clock)
             with pytest.raises(Refused):
@@ -159,17 +148,8 @@ def test_s42_a_stand_ins_input_is_only_its_seats_view_and_readable_chat(
     app: Litestar,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    seen: list[tuple[State, int, SeatInput]] = []
-
-    async def recording(db: AsyncSession, game_id: int, state: State, seat: int) -> SeatInput:
-        given = await seat_input(db, game_id, state, seat)
-        seen.append((state, seat, given))
-        return given
-
-    monkeypatch.setattr(runner_module, "seat_input", recording)
-    table = _table(host, players, run_db, app)
-    to_stand_in_time(table)
-    run_bots(table)
+    seen = record_inputs(monkeypatch)
+    table = _stood_in(host, players, run_db, app)
     table.pouch()
     run_bots(table)  # Day 2: the stand-in still plays until the person comes back
     stood_in = [(state, given) for state, seat, given in seen if seat == IDLE]
@@ -191,8 +171,7 @@ def test_s26_a_secret_save_neither_shows_in_the_stand_ins_start_nor_is_replaced(
     if targets:  # an Operation too, when the seat's role has an ability (S9)
         assert idle.form(table.path("/operation"), {"target": targets[0]}).status_code == 303
     saved = table.state().operations[IDLE]
-    to_stand_in_time(table)
-    run_bots(table)
+    bring_stand_ins(table)
     assert [s.seat for s in stand_ins(table)] == [IDLE]  # as for anyone quiet in public
     state = table.state()
     assert state.final_cables[IDLE] == mine  # S32: their own, whatever the bot would write
@@ -200,10 +179,7 @@ def test_s26_a_secret_save_neither_shows_in_the_stand_ins_start_nor_is_replaced(
     assert state.votes[IDLE] is not None  # the public part it does play
 
     async def bot_writes_a_cable(db: AsyncSession) -> None:
-        game = await game_row(db, table.game_id)
-        row = await db.scalar(
-            select(StationSeat).where(StationSeat.game_id == game.id, StationSeat.seat == IDLE)
-        )
+        game, row = await game_row(db, table.game_id), await seat_row(db, table, IDLE)
         with pytest.raises(Refused, match="saved this themselves today"):
             await do_act(
                 db, GameContext(game, None, row), EditFinalCable(IDLE, "x"), clock=table.clock
@@ -218,6 +194,5 @@ def test_a_public_act_keeps_the_stand_in_away(
     table = _table(host, players, run_db, app)
     floor = {"text": "Still here."}
     assert table.people[IDLE].form(table.path("/chat/floor"), floor).status_code == 303
-    to_stand_in_time(table)
-    run_bots(table)
+    bring_stand_ins(table)
     assert stand_ins(table) == []
