@@ -41,6 +41,9 @@ def test_s40_the_host_hands_a_seat_to_a_bot_and_the_player_loses_it(
     table = _table(host, players, run_db, app)
     page = host.get(table.path("/standins")).text
     assert "Hand a seat to a bot" in page and table.codenames[SEAT] in page
+    offered = page[page.index("f-handover-codename") :]
+    for seat in (0, 5):  # neither the host's own seat nor a bot's is offered
+        assert f'value="{table.codenames[seat]}"' not in offered
     assert "Seat handed to a bot" in _hand(host, table, SEAT).flashes()
     assert bot_level_of(table, SEAT) == "expert"
     former = table.people[SEAT]

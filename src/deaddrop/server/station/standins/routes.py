@@ -9,6 +9,7 @@ from litestar import Router, get
 from litestar.exceptions import PermissionDeniedException
 from litestar.params import FromPath
 from litestar.response import Template
+from sqlalchemy import select
 
 from deaddrop.server.accounts.auth import Me
 from deaddrop.server.clock import Clock
@@ -32,6 +33,7 @@ from deaddrop.server.station.game.http import (
     game_post,
     refuse,
 )
+from deaddrop.server.station.game.models import StationSeat
 from deaddrop.server.station.game.store import load_state
 from deaddrop.server.station.standins.back import do_take_back
 from deaddrop.server.station.standins.handover import do_hand_to_bot
@@ -57,7 +59,13 @@ async def standins_page(db: DB, me: Me, game_id: FromPath[str]) -> Template:
     people: list[str] = []
     if game.setup is not None and game.status in ("running", "paused"):
         state = await load_state(db, game)
-        people = [state.seats[s].codename for s in state.living()]
+        held = await db.scalars(
+            select(StationSeat.seat)
+            .where(StationSeat.game_id == game.id, StationSeat.user_id.is_not(None))
+            .where(StationSeat.user_id != game.host_id)  # S40: the host keeps their own seat
+            .order_by(StationSeat.seat)
+        )
+        people = [state.seats[s].codename for s in held if s is not None and state.alive[s]]
     return page(
         "station/standins/page.html",
         viewer=me,
