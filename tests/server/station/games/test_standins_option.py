@@ -118,3 +118,12 @@ def test_the_option_cannot_change_after_the_game(
     assert table.state().over
     answer = host.json(table.api("/standins"), {"enabled": False})
     assert answer.status_code == 422 and "over" in answer.json()["detail"]
+
+
+def test_in_play_the_table_is_told_of_the_setting(
+    host: Person, players: list[Person], run_db: RunDB, app: Litestar
+) -> None:
+    table = standin_table(host, players[:4], ["random"], run_db, app)  # set once it began
+    for person in (host, table.people[3]):
+        cable = person.get(table.path("/cable")).text
+        assert "The host turned the stand-ins on: a bot (heuristic) plays" in cable

@@ -14,7 +14,7 @@ from deaddrop.server.numbers import BadNumber, whole_number
 from deaddrop.server.station.game.access import GameContext
 from deaddrop.server.station.game.models import StationGame
 from deaddrop.server.station.game.store import write_to
-from deaddrop.server.station.game.writes import reload_context, touch
+from deaddrop.server.station.game.writes import announce, reload_context, touch
 from deaddrop.server.station.standins.handover import check_level
 from deaddrop.server.station.standins.models import StationStandInOption
 
@@ -22,6 +22,8 @@ MAX_HOURS = 23
 """A stand-in starts within the day: at most 23 hours before the Pouch."""
 DEFAULT_HOURS = 3
 DEFAULT_LEVEL = "heuristic"
+OPTION = "stand_in_option"
+"""The announcement kind of the host changing the option during play."""
 
 
 @dataclass(frozen=True)
@@ -50,6 +52,16 @@ def check_auto_pilot(enabled: bool, hours: str, level: str, day_minutes: int) ->
     return AutoPilot(chosen, check_level(level))
 
 
+def _option_text(chosen: AutoPilot) -> str:
+    """The table's notice of the host's new setting."""
+    if chosen.hours is None:
+        return "The host turned the stand-ins off."
+    return (
+        f"The host turned the stand-ins on: a bot ({chosen.level}) plays for anyone who has "
+        f"not voted, whispered, posted or marked done {chosen.hours} h before the Pouch."
+    )
+
+
 async def auto_pilot_of(db: AsyncSession, game: StationGame) -> AutoPilot:
     """The game's setting (off when never set)."""
     row = await db.get(StationStandInOption, game.id)
@@ -74,8 +86,11 @@ async def do_set_auto_pilot(
     else:
         row.hours, row.level = chosen.hours, chosen.level
     touch(game, clock.now())
+    write = write_to(db, game)
+    if game.setup is not None:  # in play the table is told (issue 4: no tool is silent)
+        write.journal([announce(db, game, OPTION, _option_text(chosen))])
     try:
-        await write_to(db, game).commit()
+        await write.commit()
     except Conflict:
         await reload_context(db, context)
         raise Stale("The game changed at that moment; look again and save it again.") from None

@@ -15,6 +15,7 @@ def standin_values(context: GameContext, info: GameInfo, day: int) -> dict[str, 
     """The template values: `standin_level` for the viewer's own stand-in (None: none), and
     `standin_notices`, today's stand-in notices for everyone at the table."""
     row = context.seat_row
-    mine = row.bot_level if row is not None and stood_in_for_me(context) else None
+    playing = info.status in ("running", "paused") and row is not None
+    mine = row.bot_level if playing and row is not None and stood_in_for_me(context) else None
     notices = [a.text for a in info.announcements if a.kind in KINDS and a.day == day]
     return {"standin_level": mine, "standin_notices": notices}
