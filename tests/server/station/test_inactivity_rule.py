@@ -63,3 +63,15 @@ def test_inactivity_changes_only_at_a_pouch_not_with_todays_saves() -> None:
     assert is_inactive_now(saved, HERON, 1)
     resolved, _ = apply(saved, ResolvePouch())
     assert not is_inactive_now(resolved, HERON, 1)
+
+
+def test_a_stand_ins_days_count_as_the_players_absence() -> None:
+    """Issue 14: a bot standing in saves for the seat, but its days are the holder's absence."""
+    state = start_game(setup_from_deal(SIX))
+    for _ in (1, 2):
+        state, _ = apply(state, CastVote(HERON, KITE))  # the stand-in's vote
+        state, _ = apply(state, ResolvePouch())
+    assert not is_inactive(state.history, HERON, 1)
+    assert is_inactive(state.history, HERON, 1, absent_days=frozenset({1, 2}))
+    assert not is_inactive(state.history, HERON, 1, absent_days=frozenset({2}))  # back on Day 1
+    assert is_inactive_now(state, HERON, 1, absent_days=frozenset({1, 2}))

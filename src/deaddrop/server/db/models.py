@@ -12,6 +12,7 @@ from deaddrop.server.db.kv import KeyValue
 from deaddrop.server.live.models import LiveEvent
 from deaddrop.server.mail.models import MailDelivery
 from deaddrop.server.station.bot_seats.models import StationBotDecision
+from deaddrop.server.station.bot_seats.pending_models import StationBotPendingPost
 from deaddrop.server.station.chat.models import StationMessage
 from deaddrop.server.station.game.models import (
     StationAction,
@@ -21,6 +22,7 @@ from deaddrop.server.station.game.models import (
     StationSeat,
     StationSeatHolder,
 )
+from deaddrop.server.station.standins.models import StationStandIn, StationStandInOption
 from deaddrop.server.station.tabs.seen_models import StationTabSeen
 
 metadata = Base.metadata
@@ -36,11 +38,14 @@ __all__ = [
     "StationAction",
     "StationAnnouncement",
     "StationBotDecision",
+    "StationBotPendingPost",
     "StationGame",
     "StationMessage",
     "StationPouch",
     "StationSeat",
     "StationSeatHolder",
+    "StationStandIn",
+    "StationStandInOption",
     "StationTabSeen",
     "User",
     "metadata",

@@ -2,16 +2,21 @@
 
 from __future__ import annotations
 
+import asyncio
 from datetime import timedelta
 from typing import Any
 
+import pytest
 from litestar import Litestar
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from deaddrop.engine.station.state import State
+from deaddrop.server.station.bot_seats import runner as runner_module
 from deaddrop.server.station.bot_seats.models import StationBotDecision
 from deaddrop.server.station.bot_seats.runner import BotRunner, BotTiming
-from deaddrop.server.station.game.models import StationAction
+from deaddrop.server.station.bot_seats.seat_input import SeatInput, seat_input
+from deaddrop.server.station.game.models import StationAction, StationSeat
 from tests.server.station.games.helpers import (
     Person,
     RunDB,
@@ -78,17 +83,52 @@ def saves_today(table: Table) -> list[dict[str, Any]]:
     return found
 
 
-def decisions(table: Table) -> list[StationBotDecision]:
-    """Every bot decision recorded for the table's game."""
+def game_rows(table: Table, model: Any) -> list[Any]:
+    """Every row of `model` (a table with `game_id` and `id`) for the table's game, in order."""
 
-    async def read(db: AsyncSession) -> list[StationBotDecision]:
+    async def read(db: AsyncSession) -> list[Any]:
         game = await game_row(db, table.game_id)
-        rows = await db.scalars(
-            select(StationBotDecision)
-            .where(StationBotDecision.game_id == game.id)
-            .order_by(StationBotDecision.id)
-        )
+        rows = await db.scalars(select(model).where(model.game_id == game.id).order_by(model.id))
         return list(rows)
 
-    found: list[StationBotDecision] = table.run_db(read)
+    found: list[Any] = table.run_db(read)
     return found
+
+
+def decisions(table: Table) -> list[StationBotDecision]:
+    """Every bot decision recorded for the table's game."""
+    return game_rows(table, StationBotDecision)
+
+
+def run_two_bot_runners(table: Table) -> list[int]:
+    """One pass each of two bot runners at the same moment: the decisions each made."""
+    one, two = bot_runner(table, name="one"), bot_runner(table, name="two")
+
+    async def both(db: AsyncSession) -> list[int]:
+        return list(await asyncio.gather(one.run_once(), two.run_once()))
+
+    made: list[int] = table.run_db(both)
+    return made
+
+
+def record_inputs(monkeypatch: pytest.MonkeyPatch) -> list[tuple[State, int, SeatInput]]:
+    """From now on, every input a bot runner gives a seat, with the state it was built from."""
+    seen: list[tuple[State, int, SeatInput]] = []
+
+    async def recording(db: AsyncSession, game_id: int, state: State, seat: int) -> SeatInput:
+        given = await seat_input(db, game_id, state, seat)
+        seen.append((state, seat, given))
+        return given
+
+    monkeypatch.setattr(runner_module, "seat_input", recording)
+    return seen
+
+
+async def seat_row(db: AsyncSession, table: Table, seat: int) -> StationSeat:
+    """The row of one engine seat of the table's game."""
+    game = await game_row(db, table.game_id)
+    row = await db.scalar(
+        select(StationSeat).where(StationSeat.game_id == game.id, StationSeat.seat == seat)
+    )
+    assert row is not None
+    return row

@@ -8,15 +8,13 @@ from typing import Any
 
 import pytest
 from litestar import Litestar
-from sqlalchemy.ext.asyncio import AsyncSession
 
 from deaddrop.engine.station.channels import Channel, can_read
 from deaddrop.engine.station.roles import is_ring
 from deaddrop.engine.station.state import State
 from deaddrop.engine.station.views import view
-from deaddrop.server.station.bot_seats import runner as runner_module
-from deaddrop.server.station.bot_seats.seat_input import SeatInput, seat_input
-from tests.server.station.games.bot_helpers import bot_table, run_bots
+from deaddrop.server.station.bot_seats.seat_input import SeatInput
+from tests.server.station.games.bot_helpers import bot_table, record_inputs, run_bots
 from tests.server.station.games.helpers import Person, RunDB
 
 LEVELS = ["expert", "heuristic", "random"] * 3
@@ -26,14 +24,7 @@ MAX_DAYS = 30
 def test_s42_every_bot_input_is_its_own_view_and_readable_chat_over_a_whole_game(
     host: Person, run_db: RunDB, app: Litestar, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    seen: list[tuple[State, int, SeatInput]] = []
-
-    async def recording(db: AsyncSession, game_id: int, state: State, seat: int) -> SeatInput:
-        given = await seat_input(db, game_id, state, seat)
-        seen.append((state, seat, given))
-        return given
-
-    monkeypatch.setattr(runner_module, "seat_input", recording)
+    seen = record_inputs(monkeypatch)
     table = bot_table(host, [], LEVELS, run_db, app)
     for _ in range(MAX_DAYS):
         run_bots(table)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 from datetime import timedelta
 
 from litestar import Litestar
@@ -20,6 +19,7 @@ from tests.server.station.games.bot_helpers import (
     bot_table,
     decisions,
     run_bots,
+    run_two_bot_runners,
     saves_today,
 )
 from tests.server.station.games.helpers import Person, RunDB, Table, game_row
@@ -86,12 +86,7 @@ def test_two_runners_at_once_decide_each_thing_once(
     host: Person, players: list[Person], run_db: RunDB, app: Litestar
 ) -> None:
     table = _table(host, players, run_db, app)
-    one, two = bot_runner(table, name="one"), bot_runner(table, name="two")
-
-    async def both(db: AsyncSession) -> list[int]:
-        return list(await asyncio.gather(one.run_once(), two.run_once()))
-
-    made = run_db(both)
+    made = run_two_bot_runners(table)
     keys = [(d.day, d.seat, d.fingerprint) for d in decisions(table)]
     assert len(keys) == len(set(keys)) == sum(made)
     assert {seat for _, seat, _ in keys} == set(BOT_SEATS)

@@ -13,7 +13,6 @@ import logging
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from deaddrop.bots.station.base import DayPlan
@@ -24,13 +23,15 @@ from deaddrop.server.background import Loop, LoopWorker
 from deaddrop.server.clock import Clock
 from deaddrop.server.hosting.refusals import Refused
 from deaddrop.server.station.bot_seats import decisions
+from deaddrop.server.station.bot_seats.pending_posts import keep_for_later, post_pending
 from deaddrop.server.station.bot_seats.seat_input import bot_rng, fingerprint, seat_input
-from deaddrop.server.station.chat.channels import do_post
+from deaddrop.server.station.chat.channels import RateLimited, do_post
 from deaddrop.server.station.game.access import GameContext
 from deaddrop.server.station.game.models import StationGame, StationSeat
 from deaddrop.server.station.game.store import load_state
 from deaddrop.server.station.play.pouch_runner import default_name
 from deaddrop.server.station.play.service import do_act
+from deaddrop.server.station.standins.start import seats_to_play
 
 logger = logging.getLogger("deaddrop.station.bots")
 
@@ -79,18 +80,8 @@ class BotRunner(LoopWorker):
     async def run_once(self) -> int:
         """One look at every bot seat of a running game; returns the decisions made."""
         async with self.sessionmaker() as db:
-            seats = (
-                await db.execute(
-                    select(StationGame.id, StationSeat.id)
-                    .join(StationSeat, StationSeat.game_id == StationGame.id)
-                    .where(
-                        StationGame.status == "running",
-                        StationSeat.bot_level.is_not(None),
-                        StationSeat.seat.is_not(None),
-                    )
-                    .order_by(StationGame.id, StationSeat.seat)
-                )
-            ).all()
+            seats = await seats_to_play(db, self.clock.now())  # bot seats and stand-ins
+            await post_pending(db, self.clock)  # posts the rate limit held back before
         made = 0
         for game_id, seat_id in seats:
             try:
@@ -147,6 +138,10 @@ class BotRunner(LoopWorker):
         for post in plan.posts:
             try:
                 await do_post(db, context, Channel(post.channel), post.text, self.clock.now())
+            except RateLimited:  # not dropped: posted at a later pass
+                await keep_for_later(
+                    db, context, Channel(post.channel), post.text, self.clock.now()
+                )
             except Refused as refusal:
                 logger.info("a bot's post was refused: %s", refusal.message)
         for action in plan.actions:

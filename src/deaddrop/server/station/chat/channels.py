@@ -97,6 +97,10 @@ async def do_post(
     raise Stale("Many messages arrived at once and this one could not get through; send it again.")
 
 
+class RateLimited(Refused):
+    """A post refused only for coming too fast (a bot's is retried later, not dropped)."""
+
+
 async def _check_rate(db: AsyncSession, game_id: int, seat: int, now: datetime) -> None:
     """Refuse a post beyond the per-player rate, saying how long to wait."""
     recent = await db.scalar(
@@ -108,7 +112,7 @@ async def _check_rate(db: AsyncSession, game_id: int, seat: int, now: datetime) 
     )
     if (recent or 0) >= RATE_COUNT:
         seconds = int(RATE_WINDOW.total_seconds())
-        raise Refused(
+        raise RateLimited(
             f"You are posting quickly: at most {RATE_COUNT} messages every {seconds} seconds. "
             "Wait a few seconds, then send it again."
         )

@@ -33,6 +33,7 @@ from deaddrop.server.station.game.writes import (
 from deaddrop.server.station.host import table_limits
 from deaddrop.server.station.play.pouch_due import POUCH_RUNNER
 from deaddrop.server.station.play.service import Acted, do_act
+from deaddrop.server.station.standins.ledger import open_stand_in
 
 
 async def _host_write(
@@ -134,10 +135,11 @@ async def do_extend(db: AsyncSession, context: GameContext, minutes: int, clock:
     await _host_write(db, context, notice)
 
 
-async def do_replace(
-    db: AsyncSession, context: GameContext, seat: int, newcomer: User, clock: Clock
-) -> None:
-    """Hand a seat to a newcomer, who takes over its codename, role and history (S40)."""
+async def seat_to_hand_over(
+    db: AsyncSession, context: GameContext, seat: int
+) -> tuple[StationSeat, str]:
+    """The row and codename of a seat the host may hand over (S40): a living person's seat of
+    a running game, not the host's own."""
     game = context.game
     if game.status not in ("running", "paused"):
         raise Refused("Only a running game's seats can be handed over.")
@@ -148,8 +150,59 @@ async def do_replace(
         raise Refused("There is no such seat.")
     if row.user_id == game.host_id:
         raise Refused("The host cannot hand over their own seat.")
-    if row.user_id is None:  # a bot seat has no holder to remember (issue 14: later)
-        raise Refused("A bot's seat cannot be handed over yet.")
+    if row.user_id is None:  # a bot seat has no holder to remember
+        raise Refused("A bot's seat cannot be handed over.")
+    state = await load_state(db, game)
+    codename = state.seats[seat].codename
+    if not state.alive[seat]:
+        raise Refused(f"{codename} is burned; there is no desk left to take over.")
+    return row, codename
+
+
+async def retire_holder(
+    db: AsyncSession, game: StationGame, row: StationSeat, now: datetime
+) -> None:
+    """Remember the seat's holder, who loses it (S40), before the caller seats a newcomer; a
+    bot standing in for them leaves with them."""
+    db.add(
+        StationSeatHolder(
+            game_id=game.id,
+            seat=row.seat,
+            user_id=row.user_id,
+            from_day=row.first_full_day,
+            until_day=game.day,
+        )
+    )
+    row.first_full_day = game.day + 1  # inactivity counts only the newcomer's own full days
+    row.bot_level = None
+    stand_in = await open_stand_in(db, game.id, row.seat or 0)
+    if stand_in is not None:
+        stand_in.back_day = game.day
+        stand_in.ended_at = now
+
+
+async def announce_handover(
+    db: AsyncSession, context: GameContext, codename: str, newcomer: str, now: datetime
+) -> None:
+    """Commit a handover with its public notice (S40: the table is told who took the desk)."""
+    game = context.game
+    touch(game, now)
+    notice = announce(
+        db,
+        game,
+        "replaced",
+        f"The host handed {codename}'s desk to {newcomer}, who takes over its role, "
+        "its results and its history.",
+    )
+    await _host_write(db, context, notice)
+
+
+async def do_replace(
+    db: AsyncSession, context: GameContext, seat: int, newcomer: User, clock: Clock
+) -> None:
+    """Hand a seat to a newcomer, who takes over its codename, role and history (S40)."""
+    game = context.game
+    row, codename = await seat_to_hand_over(db, context, seat)
     taken = await db.scalar(
         select(StationSeat.id).where(
             StationSeat.game_id == game.id, StationSeat.user_id == newcomer.id
@@ -157,30 +210,9 @@ async def do_replace(
     )
     if taken is not None:
         raise Refused(f"{newcomer.display_name} already has a seat at this table.")
-    state = await load_state(db, game)
-    codename = state.seats[seat].codename
-    if not state.alive[seat]:
-        raise Refused(f"{codename} is burned; there is no desk left to take over.")
-    db.add(
-        StationSeatHolder(
-            game_id=game.id,
-            seat=seat,
-            user_id=row.user_id,
-            from_day=row.first_full_day,
-            until_day=game.day,
-        )
-    )
+    await retire_holder(db, game, row, clock.now())
     row.user_id = newcomer.id
-    row.first_full_day = game.day + 1  # inactivity counts only the newcomer's own full days
-    touch(game, clock.now())
-    notice = announce(
-        db,
-        game,
-        "replaced",
-        f"The host handed {codename}'s desk to a new officer, who takes over its role, "
-        "its results and its history.",
-    )
-    await _host_write(db, context, notice)
+    await announce_handover(db, context, codename, "a new officer", clock.now())
 
 
 async def do_remove(db: AsyncSession, context: GameContext, seat: int, clock: Clock) -> Acted:

@@ -34,21 +34,29 @@ def is_inactive(
     seat: int,
     first_full_day: int,
     posted_days: frozenset[int] = frozenset(),
+    absent_days: frozenset[int] = frozenset(),
 ) -> bool:
     """Whether the seat, living at both, did nothing on the last two Pouches of its holder.
 
     `first_full_day` is the first day the current holder had in full (1, or the day after a
     replacement): the newcomer is not blamed for the days of the one they replaced.
-    `posted_days` are the days the seat wrote any chat message.
+    `posted_days` are the days the seat wrote any chat message. `absent_days` are days a
+    stand-in bot played the seat: whatever it saved, its holder was away.
     """
     days = [record for record in history if record.day >= first_full_day][-INACTIVE_DAYS:]
     return len(days) == INACTIVE_DAYS and all(
-        seat in record.living
-        and record.operations[seat] is None
+        seat in record.living and (record.day in absent_days or _quiet(record, seat, posted_days))
+        for record in days
+    )
+
+
+def _quiet(record: PouchRecord, seat: int, posted_days: frozenset[int]) -> bool:
+    """The seat saved, whispered and posted nothing on the record's day."""
+    return (
+        record.operations[seat] is None
         and record.votes[seat] is None
         and record.day not in posted_days
         and not any(whisper.sender == seat for whisper in record.whispers)
-        for record in days
     )
 
 

@@ -33,6 +33,8 @@ from deaddrop.server.station.game.writes import (
     table_epoch,
 )
 from deaddrop.server.station.play.pouch_due import POUCH_RUNNER
+from deaddrop.server.station.standins.back import back_on_save
+from deaddrop.server.station.standins.quiet import check_own_saves_stand
 
 ATTEMPTS = 5
 """How often a play action is retried when another process wrote to the game first."""
@@ -107,9 +109,12 @@ async def _epoch(db: AsyncSession, game: StationGame, expected: int) -> int:
 
 
 def _still_holds_seat(context: GameContext) -> bool:
-    """Whether the person acting still holds their seat (a replacement may have come first)."""
+    """Whether the person acting still holds their seat (a replacement may have come first),
+    or the bot acting still plays it (its person may have taken a stand-in's seat back)."""
     seat, user = context.seat_row, context.user
-    return seat is None or user is None or seat.user_id == user.id
+    if seat is None:
+        return True
+    return seat.user_id == user.id if user is not None else seat.bot_level is not None
 
 
 async def _act_once(
@@ -123,8 +128,10 @@ async def _act_once(
     game = context.game
     check_playable(game, now, paused_ok=isinstance(action, RemovePlayer))  # S40: removal too
     state = await load_state(db, game)
+    await check_own_saves_stand(db, context, state.day, action)  # a stand-in's limit
     write = write_to(db, game)
     new_state, events = write.apply(state, action)  # the engine's audiences, same commit
+    write.journal(await back_on_save(db, context, state, now))  # their own save wins (S7)
     game.version += 1
     if isinstance(action, RemovePlayer):
         game.table_version = game.version  # pages from before the removal are stale

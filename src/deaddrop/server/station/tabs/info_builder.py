@@ -17,6 +17,7 @@ from deaddrop.server.station.game.models import (
 )
 from deaddrop.server.station.game.writes import table_epoch
 from deaddrop.server.station.host import table_limits
+from deaddrop.server.station.standins.ledger import stood_in_days
 from deaddrop.server.station.tabs.info import Announcement, GameInfo, SeatInfo
 
 
@@ -92,6 +93,7 @@ async def seat_infos(db: AsyncSession, game: StationGame, state: State) -> tuple
         )
     ).all():
         posted.setdefault(seat_index, set()).add(day)
+    absent = await stood_in_days(db, game.id, state.day)  # a stand-in's day is an absence
     infos = []
     for seat in state.seats:
         first_day, name, bot_level = by_seat.get(seat.index, (1, None, None))
@@ -102,7 +104,9 @@ async def seat_infos(db: AsyncSession, game: StationGame, state: State) -> tuple
                 # S3: people stay behind codenames until the end (S26).
                 display_name=name if state.over else None,
                 previous_holders=previous.get(seat.index, 0),
-                inactive=is_inactive_now(state, seat.index, first_day, days_posted),
+                inactive=is_inactive_now(
+                    state, seat.index, first_day, days_posted, absent.get(seat.index, frozenset())
+                ),
                 bot_level=bot_level,
             )
         )
@@ -110,7 +114,11 @@ async def seat_infos(db: AsyncSession, game: StationGame, state: State) -> tuple
 
 
 def is_inactive_now(
-    state: State, seat: int, first_full_day: int, posted_days: frozenset[int] = frozenset()
+    state: State,
+    seat: int,
+    first_full_day: int,
+    posted_days: frozenset[int] = frozenset(),
+    absent_days: frozenset[int] = frozenset(),
 ) -> bool:
     """Inactive two days running (table_limits.py), as the last Pouch left it.
 
@@ -120,4 +128,4 @@ def is_inactive_now(
     """
     if state.over or not state.alive[seat]:
         return False
-    return table_limits.is_inactive(state.history, seat, first_full_day, posted_days)
+    return table_limits.is_inactive(state.history, seat, first_full_day, posted_days, absent_days)

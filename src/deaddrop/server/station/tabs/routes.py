@@ -26,6 +26,7 @@ from deaddrop.server.station.game.access import (
 )
 from deaddrop.server.station.game.store import load_state
 from deaddrop.server.station.live.stream import stream_of
+from deaddrop.server.station.standins.page import standin_values
 from deaddrop.server.station.tabs.context import SPECTATOR_TABS, TABS, tab_context
 from deaddrop.server.station.tabs.info_builder import build_game_info
 from deaddrop.server.station.tabs.seen import listener_of, mark_seen, tab_badges
@@ -60,6 +61,7 @@ async def tab_values(
     zone = info.viewer_time_zone
     values.update(await chat_values(db, context.game.id, state, context.seat, tab, zone))
     values.update(live_url=f"{base_path}/events?tab={tab}", live_after=cursor)
+    values.update(standin_values(context, info, state.day))  # public, but for the button
     if context.user is not None and context.seat is not None:
         if looked:  # rendering a tab to its player is their look at it (issue 5)
             await mark_seen(db, context.game.id, context.user.id, tab, after)
