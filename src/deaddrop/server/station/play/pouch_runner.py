@@ -32,6 +32,7 @@ from deaddrop.server.background import Loop, LoopWorker
 from deaddrop.server.clock import Clock
 from deaddrop.server.hosting.transaction import Conflict
 from deaddrop.server.live.wakeup import wakeups_in
+from deaddrop.server.station.bot_seats.bot_due import BOT_RUNNER
 from deaddrop.server.station.game.models import StationAction, StationGame, StationPouch
 from deaddrop.server.station.game.schedule import next_deadline
 from deaddrop.server.station.game.store import load_state, write_to
@@ -191,6 +192,7 @@ class PouchRunner(LoopWorker):
             # Anchored on the deadline that passed, not on now: missed days catch up in order.
             game.deadline = next_deadline(schedule_of(game), deadline)
             game.day_extended_seconds = 0
+            write.due(BOT_RUNNER)  # a day opens: bots decide now, not at the bot runner's poll
         db.add(
             StationAction(
                 game_id=game.id,
