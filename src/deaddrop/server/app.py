@@ -58,6 +58,7 @@ from deaddrop.server.station.live import routes as live_pages
 from deaddrop.server.station.lobby import routes as station_lobby
 from deaddrop.server.station.play import api as station_api
 from deaddrop.server.station.play import routes as station_routes
+from deaddrop.server.station.practice import routes as practice_routes
 from deaddrop.server.station.tabs import routes as tab_routes
 
 STATIC_DIR = Path(__file__).parent / "static"
@@ -67,6 +68,7 @@ ROUTERS += (tab_routes.router,)  # Station: the five tabs and the spectator's vi
 # Station: lobby, the day's saves, the host's tools, JSON views and the scenario file.
 ROUTERS += (station_lobby.router, station_routes.router, station_host.router, station_api.router)
 ROUTERS += (station_chat.router, live_pages.router)  # Station: chat, whispers, live pages
+ROUTERS += (practice_routes.router,)  # Station: practice games against bots
 ROUTERS += (cards_routes.router,)  # Cards: lobby, tables, moves, live stream, records
 SESSION_MAX_AGE = 30 * 24 * 3600
 # Forms are small; the largest later upload (a scenario file) stays well under this.

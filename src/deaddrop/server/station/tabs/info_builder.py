@@ -55,6 +55,7 @@ async def build_game_info(db: AsyncSession, context: GameContext, state: State) 
         pause_ends_at=game.pause_ends_at,
         host_tools_url=f"/games/{game.public_id}/host" if host else None,
         inactive_prompt=tuple(s.codename for s in seats if s.inactive) if host else (),
+        practice=game.practice,
     )
 
 
@@ -102,7 +103,10 @@ async def seat_infos(db: AsyncSession, game: StationGame, state: State) -> tuple
                 # S3: people stay behind codenames until the end (S26).
                 display_name=name if state.over else None,
                 previous_holders=previous.get(seat.index, 0),
-                inactive=is_inactive_now(state, seat.index, first_day, days_posted),
+                # A practice game marks nobody inactive: its bots are never idle, and the
+                # person alone sets its pace; the mark is for a host deciding on a replacement.
+                inactive=not game.practice
+                and is_inactive_now(state, seat.index, first_day, days_posted),
                 bot_level=bot_level,
             )
         )
