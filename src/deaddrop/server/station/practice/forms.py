@@ -13,7 +13,7 @@ from deaddrop.server.station.bot_seats.lobby import BOT_LEVELS
 NO_DAY_LENGTH = "none"
 """The day-length choice of a game whose Pouch waits for the person alone."""
 DAY_CHOICES: tuple[tuple[str, str], ...] = (
-    (NO_DAY_LENGTH, "None: the Pouch leaves when you are done"),
+    (NO_DAY_LENGTH, "None: until you are done"),
     ("2", "2 minutes"),
     ("5", "5 minutes"),
     ("15", "15 minutes"),
