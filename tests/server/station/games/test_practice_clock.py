@@ -3,7 +3,11 @@
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import Callable
+
 from litestar import Litestar
+from sqlalchemy.ext.asyncio import AsyncSession
 
 from deaddrop.server.live.wakeup import WAKEUPS_KEY, Wakeups
 from deaddrop.server.station.bot_seats.bot_due import BOT_RUNNER
@@ -76,3 +80,36 @@ def test_a_short_day_leaves_by_itself(host: Person, run_db: RunDB, app: Litestar
     if game.status != "over":
         assert game.deadline is not None
         assert (game.deadline - table.clock.now()).total_seconds() <= 120
+
+
+def test_a_running_bot_runner_is_woken_through_wakeups(
+    host: Person, run_db: RunDB, app: Litestar
+) -> None:
+    table = practise(host, run_db, app)
+    runner = bot_runner(table)
+    passes: list[float] = []
+
+    async def one_pass() -> float:
+        passes.append(table.clock.now().timestamp())
+        return 3600.0  # far beyond the test: only a wake-up brings the next pass
+
+    async def woken(db: AsyncSession) -> int:
+        runner.one_pass = one_pass  # type: ignore[method-assign]
+        task = asyncio.create_task(runner.run_forever())
+        await _until(lambda: len(passes) == 1)
+        app.state[WAKEUPS_KEY].due(BOT_RUNNER)  # what a Pouch's commit does
+        await _until(lambda: len(passes) == 2)
+        runner.stop()
+        await task
+        return len(passes)
+
+    assert run_db(woken) == 2
+
+
+async def _until(condition: Callable[[], bool], seconds: float = 10.0) -> None:
+    """Wait (in the app's loop) until `condition` holds; fail after `seconds`."""
+    for _ in range(int(seconds / 0.01)):
+        if condition():
+            return
+        await asyncio.sleep(0.01)
+    raise AssertionError("it did not happen in time")

@@ -76,11 +76,8 @@ class BotRunner(LoopWorker):
 
     async def run_forever(self) -> None:
         """Run passes until stopped, sleeping until the next poll or a wake-up."""
-        self.wakeups.on_due(BOT_RUNNER, self.wake)
-        try:
+        with self.wakeups.listening(BOT_RUNNER, self.wake):
             await self._loop.run(self.one_pass)
-        finally:
-            self.wakeups.off_due(BOT_RUNNER, self.wake)
 
     async def one_pass(self) -> float:
         """Decide for every bot seat that has something to decide; look again soon."""

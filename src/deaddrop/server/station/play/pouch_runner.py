@@ -106,11 +106,8 @@ class PouchRunner(LoopWorker):
 
     async def run_forever(self) -> None:
         """Run passes until cancelled, sleeping until the next deadline or a wake-up."""
-        self.wakeups.on_due(POUCH_RUNNER, self.wake)
-        try:
+        with self.wakeups.listening(POUCH_RUNNER, self.wake):
             await self._loop.run(self.one_pass)
-        finally:
-            self.wakeups.off_due(POUCH_RUNNER, self.wake)
 
     async def one_pass(self) -> float:
         """Resolve what is due; sleep until the next deadline."""
