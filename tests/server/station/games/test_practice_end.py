@@ -3,12 +3,17 @@ before the end a practice page shows nothing of the bots' roles (S42, issue 14).
 
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
 from litestar import Litestar
+from sqlalchemy.ext.asyncio import AsyncSession
 
+from deaddrop.engine.station.state import State
 from deaddrop.engine.station.views import view
+from deaddrop.server.station.bot_seats import runner as runner_module
+from deaddrop.server.station.bot_seats.seat_input import SeatInput, seat_input
 from deaddrop.server.station.tabs.roles_text import role_name
 from tests.server.station.games.bot_helpers import run_bots
 from tests.server.station.games.helpers import Person, RunDB, Table
@@ -76,3 +81,23 @@ def test_s42_a_practice_page_leaks_no_bot_role_before_the_end(
                 assert f"{table.codenames[seat]} ({role})" not in page
         assert stranger.get(table.path(f"/{tab}")).status_code == 404  # an outsider: nothing
     assert stranger.get(table.api()).status_code == 404
+
+
+def test_s42_the_bots_of_a_jump_see_their_own_view_only(
+    host: Person, run_db: RunDB, app: Litestar, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    seen: list[tuple[int, dict[str, object], dict[str, object]]] = []
+
+    async def recording(db: AsyncSession, game_id: int, state: State, seat: int) -> SeatInput:
+        given = await seat_input(db, game_id, state, seat)
+        seen.append((seat, dict(given.seen), json.loads(json.dumps(view(state, seat)))))
+        return given
+
+    monkeypatch.setattr(runner_module, "seat_input", recording)
+    table = practise(host, run_db, app, players=7, level="expert")
+    burn_the_person(table)
+    assert host.form(table.path("/practice/jump")).status_code == 303
+    assert table.state().over
+    assert seen and {seat for seat, _, _ in seen} <= set(range(1, 7))  # never the person's
+    for _, given, own in seen:
+        assert given == own  # each bot's input: its own seat's view, nothing more
