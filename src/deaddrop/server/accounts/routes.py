@@ -36,6 +36,7 @@ from deaddrop.server.accounts.service import (
 from deaddrop.server.accounts.throttle import Throttle
 from deaddrop.server.db.dependencies import DB
 from deaddrop.server.render import FORM_REFUSED, client_ip, page, see_other
+from deaddrop.server.station.practice.guests import do_adopt_practice
 
 Form = Body(media_type=RequestEncodingType.URL_ENCODED)
 USERNAME_TAKEN = "That username is taken. Choose another."
@@ -95,6 +96,7 @@ async def login_page(
 async def login(
     request: AnyRequest,
     db: DB,
+    viewer: Viewer,
     throttle: Throttle,
     data: Annotated[LoginForm, Form],
 ) -> Template | Redirect:
@@ -112,6 +114,8 @@ async def login(
     if user is None:  # the claim above already counted the failure
         return _login_form(data, {"form": "Wrong username or password."}, status_code=FORM_REFUSED)
     await throttle.succeeded(username=username, ip=ip)
+    if viewer is not None:  # a guest who practised keeps their games in this account
+        await do_adopt_practice(db, viewer, user)
     log_in(request, user)
     flash(request, f"Logged in as {user.display_name}.", category="success")
     return see_other(safe_next(data.next))

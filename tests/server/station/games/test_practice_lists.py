@@ -58,6 +58,18 @@ def test_a_guests_practice_game_is_kept_after_they_sign_up(
     assert client.log_in("gwen").status_code == 200 and client.is_logged_in()
 
 
+def test_a_guests_practice_game_goes_to_the_account_they_log_in_to(
+    client: Visitor, alice: Visitor, run_db: RunDB, app: Litestar
+) -> None:
+    table = practise(Person(client), run_db, app)
+    assert client.log_in("alice").status_code == 200 and client.is_logged_in()
+    home = client.get("/").text
+    assert "Desk of Alice" in home and MARK in home and table.path("/cable") in home
+    assert client.get(table.path("/operations")).status_code == 200  # her seat now
+    assert "Host tools" in client.get(table.path("/cable")).text  # and the host's desk
+    assert alice.get(table.path("/cable")).status_code == 200  # in her other browser too
+
+
 def test_practice_games_send_no_mail(host: Person, run_db: RunDB, app: Litestar) -> None:
     table = practise(host, run_db, app)
 
