@@ -11,6 +11,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from deaddrop.server.accounts.models import User
 from deaddrop.server.station.game.models import StationSeat
+from deaddrop.server.station.practice import routes as practice_routes
 from tests.server.station.games.helpers import Person, RunDB, game_row
 from tests.server.station.games.practice_helpers import practise
 from tests.server.visitor import Visitor
@@ -97,3 +98,13 @@ def test_bad_practice_input_is_refused_with_a_message(
     assert response.status_code == 422
     assert message in response.text
     assert "My games" not in client.get("/").text  # no guest account was opened for it
+
+
+def test_practice_games_from_one_address_are_limited_per_hour(
+    host: Person, run_db: RunDB, app: Litestar, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(practice_routes, "PRACTICE_PER_HOUR", 1)
+    practise(host, run_db, app)
+    refused = host.form("/practice", {"players": "6", "level": "random", "day": "none"})
+    assert refused.status_code == 429
+    assert "a lot of practice for one hour" in refused.text

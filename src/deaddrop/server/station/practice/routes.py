@@ -11,10 +11,11 @@ from litestar.response import Redirect, Template
 
 from deaddrop.server.accounts.auth import Viewer, log_in
 from deaddrop.server.accounts.models import User
+from deaddrop.server.accounts.throttle import Throttle
 from deaddrop.server.clock import Clock
 from deaddrop.server.db.dependencies import DB
 from deaddrop.server.hosting.refusals import Refused
-from deaddrop.server.render import FORM_REFUSED, page, see_other
+from deaddrop.server.render import FORM_REFUSED, client_ip, page, see_other
 from deaddrop.server.station.game.access import access_game_for_player
 from deaddrop.server.station.game.http import (
     AnyRequest,
@@ -39,6 +40,9 @@ from deaddrop.server.station.practice.jump import check_jump, do_jump_to_end
 from deaddrop.server.station.practice.service import do_practice
 
 Form = Body(media_type=RequestEncodingType.URL_ENCODED)
+PRACTICE_PER_HOUR = 20
+"""Practice games one client address may start in an hour."""
+PER_HOUR_WINDOW = 3600
 
 
 def form_values(form: PracticeForm | None = None) -> dict[str, Any]:
@@ -64,12 +68,19 @@ async def practice(
     db: DB,
     viewer: Viewer,
     clock: ClockDep,
+    throttle: Throttle,
     data: Annotated[PracticeForm, Form],
 ) -> Template | Redirect:
     """One click: a game of this person (a guest gets a guest account) and bots, started."""
     values, errors = validate_practice(data)
     if errors:
         return _form(viewer, data, errors, status_code=FORM_REFUSED)
+    # Every practice game keeps the bot runner busy for minutes, and a guest's costs an
+    # account too: a few an hour from one address is all a person learning needs.
+    made = await throttle.counters.add(f"practice:{client_ip(request)}", 1, PER_HOUR_WINDOW)
+    if made > PRACTICE_PER_HOUR:
+        errors = {"form": "That is a lot of practice for one hour; try again a little later."}
+        return _form(viewer, data, errors, status_code=429)
     person = viewer
     if person is None:
         person = await do_open_guest(db)
