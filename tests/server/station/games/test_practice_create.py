@@ -55,6 +55,10 @@ def test_practice_without_a_day_length_waits_for_the_person(
     table = practise(host, run_db, app, day="none")
     deadline = table.deadline()
     assert (deadline - table.clock.now()).total_seconds() >= 12 * 3600  # a backstop only
+    # No countdown of a day's hours: the day ends at the person's done mark (S41).
+    assert "data-countdown" not in host.get(table.path("/operations")).text
+    short = practise(host, run_db, app, day="5")
+    assert "data-countdown" in host.get(short.path("/operations")).text
 
 
 def test_a_guest_practises_without_an_account(

@@ -17,6 +17,7 @@ from deaddrop.server.station.game.models import (
 )
 from deaddrop.server.station.game.writes import table_epoch
 from deaddrop.server.station.host import table_limits
+from deaddrop.server.station.practice.pace import shown_deadline
 from deaddrop.server.station.tabs.info import Announcement, GameInfo, SeatInfo
 
 
@@ -42,7 +43,7 @@ async def build_game_info(db: AsyncSession, context: GameContext, state: State) 
         status=game.status,
         seat=context.seat,
         is_host=host,
-        deadline=game.deadline,
+        deadline=shown_deadline(game),
         game_time_zone=game.time_zone,
         viewer_time_zone=viewer_zone,
         early_pouch=game.early_pouch,
