@@ -1,10 +1,5 @@
 """Practice games: a Station game of one person and bots (`station_games.practice`), and guest
-accounts that practise before signing up (`users.guest`).
-
-Revision ID: 0009
-Revises: 0008
-Created: 2026-12-02 09:50:00.000000
-"""
+accounts that practise before signing up (`users.guest`)."""
 
 from __future__ import annotations
 
