@@ -101,3 +101,18 @@ def test_s42_the_bots_of_a_jump_see_their_own_view_only(
     assert seen and {seat for seat, _, _ in seen} <= set(range(1, 7))  # never the person's
     for _, given, own in seen:
         assert given == own  # each bot's input: its own seat's view, nothing more
+
+
+def test_once_burned_the_days_advance_by_themselves_with_the_bots_done(
+    host: Person, run_db: RunDB, app: Litestar
+) -> None:
+    table = practise(host, run_db, app, players=6, level="heuristic")
+    burn_the_person(table)
+    assert "Archive" in host.get(table.path("/floor")).text  # a burned player reads it (S30)
+    start = table.clock.now()
+    for _ in range(10):  # S24: Day 10's Pouch at the latest
+        run_bots(table)  # the bots decide and are done: S41 sends the Pouch at once
+        if table.state().over:
+            break
+        assert table.run() == 1
+    assert table.state().over and table.clock.now() == start  # no deadline was waited for
