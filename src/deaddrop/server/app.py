@@ -59,6 +59,7 @@ from deaddrop.server.station.live import routes as live_pages
 from deaddrop.server.station.lobby import routes as station_lobby
 from deaddrop.server.station.play import api as station_api
 from deaddrop.server.station.play import routes as station_routes
+from deaddrop.server.station.practice import routes as practice_routes
 from deaddrop.server.station.standins import routes as standins
 from deaddrop.server.station.tabs import routes as tab_routes
 
@@ -70,6 +71,7 @@ ROUTERS += (tab_routes.router,)  # Station: the five tabs and the spectator's vi
 ROUTERS += (station_lobby.router, station_routes.router, station_host.router, station_api.router)
 ROUTERS += (station_chat.router, live_pages.router)  # Station: chat, whispers, live pages
 ROUTERS += (standins.router,)  # Station: stand-ins for the absent, seats handed to bots
+ROUTERS += (practice_routes.router,)  # Station: practice games against bots
 ROUTERS += (cards_routes.router,)  # Cards: lobby, tables, moves, live stream, records
 SESSION_MAX_AGE = 30 * 24 * 3600
 # Forms are small; the largest later upload (a scenario file) stays well under this.

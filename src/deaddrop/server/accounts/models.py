@@ -34,6 +34,9 @@ class User(Base):
     """argon2id hash, with its parameters, as argon2-cffi writes it."""
     auth_epoch: Mapped[int] = mapped_column(Integer, default=0)
     """Bumped on password change; sessions minted under an older epoch stop working."""
+    guest: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    """An account opened for a guest who practised without signing up: no usable password;
+    signing up turns it into an ordinary account, keeping its games."""
     created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
     """When the account was made."""
     updated_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow, onupdate=utcnow)

@@ -36,6 +36,7 @@ from deaddrop.server.accounts.service import (
 from deaddrop.server.accounts.throttle import Throttle
 from deaddrop.server.db.dependencies import DB
 from deaddrop.server.render import FORM_REFUSED, client_ip, page, see_other
+from deaddrop.server.station.practice.guests import do_adopt_practice
 
 Form = Body(media_type=RequestEncodingType.URL_ENCODED)
 USERNAME_TAKEN = "That username is taken. Choose another."
@@ -47,17 +48,18 @@ async def sign_up_page(
     viewer: Viewer, next_path: Annotated[str, QueryParameter(name="next")] = "/"
 ) -> Template | Redirect:
     """The sign-up form; `next` is where the new account goes (a logged-in person goes
-    there, or home, at once)."""
-    if viewer is not None:
+    there, or home, at once; a guest who practised signs up to keep their games)."""
+    if viewer is not None and not viewer.guest:
         return see_other(safe_next(next_path))
     return _sign_up_form(SignUpForm(next=safe_next(next_path)), {})
 
 
 @post("/signup")
 async def sign_up(
-    request: AnyRequest, db: DB, data: Annotated[SignUpForm, Form]
+    request: AnyRequest, db: DB, viewer: Viewer, data: Annotated[SignUpForm, Form]
 ) -> Template | Redirect:
-    """Create the account and log it in, or show every field's problem at once."""
+    """Create the account and log it in, or show every field's problem at once (a guest's
+    account becomes the new one, its practice games kept)."""
     values, errors = await asyncio.to_thread(validate_sign_up, data)
     if "username" not in errors and await find_user(db, values.username) is not None:
         errors = {"username": USERNAME_TAKEN, **errors}  # first, as on the form
@@ -68,6 +70,7 @@ async def sign_up(
                 username=values.username,
                 password=values.password,
                 display_name=values.display_name,
+                guest=viewer,
             )
         except UsernameTaken:  # taken in the moment since the look-up above
             errors["username"] = USERNAME_TAKEN
@@ -84,7 +87,7 @@ async def login_page(
     viewer: Viewer, next_path: Annotated[str, QueryParameter(name="next")] = "/"
 ) -> Template | Redirect:
     """The log-in form."""
-    if viewer is not None:
+    if viewer is not None and not viewer.guest:
         return see_other(safe_next(next_path))
     return _login_form(LoginForm(next=safe_next(next_path)), {})
 
@@ -93,6 +96,7 @@ async def login_page(
 async def login(
     request: AnyRequest,
     db: DB,
+    viewer: Viewer,
     throttle: Throttle,
     data: Annotated[LoginForm, Form],
 ) -> Template | Redirect:
@@ -110,6 +114,8 @@ async def login(
     if user is None:  # the claim above already counted the failure
         return _login_form(data, {"form": "Wrong username or password."}, status_code=FORM_REFUSED)
     await throttle.succeeded(username=username, ip=ip)
+    if viewer is not None:  # a guest who practised keeps their games in this account
+        await do_adopt_practice(db, viewer, user)
     log_in(request, user)
     flash(request, f"Logged in as {user.display_name}.", category="success")
     return see_other(safe_next(data.next))

@@ -29,15 +29,23 @@ async def count_users(db: AsyncSession) -> int:
     return int(await db.scalar(select(func.count()).select_from(User)) or 0)
 
 
-async def do_sign_up(db: AsyncSession, *, username: str, password: str, display_name: str) -> User:
-    """Create an account from checked values; raises UsernameTaken."""
+async def do_sign_up(
+    db: AsyncSession,
+    *,
+    username: str,
+    password: str,
+    display_name: str,
+    guest: User | None = None,
+) -> User:
+    """Create an account from checked values; raises UsernameTaken. A `guest` account (who
+    practised first) becomes this account itself, so that its games stay its own."""
     if await find_user(db, username) is not None:
         raise UsernameTaken(username)
-    user = User(
-        username=username,
-        display_name=display_name,
-        password_hash=await hash_password(password),
-    )
+    user = guest if guest is not None and guest.guest else User()
+    user.username = username
+    user.display_name = display_name
+    user.password_hash = await hash_password(password)
+    user.guest = False
     db.add(user)
     try:
         await db.commit()

@@ -6,7 +6,7 @@ from __future__ import annotations
 import contextlib
 import json
 import logging
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Iterator
 from typing import Any
 
 from litestar import Litestar
@@ -100,6 +100,15 @@ class Wakeups:
         listeners = self._jobs.get(job, [])
         if listener in listeners:
             listeners.remove(listener)
+
+    @contextlib.contextmanager
+    def listening(self, job: str, listener: Callable[[], None]) -> Iterator[None]:
+        """Be told of due work of `job` for the duration of the block (a job's run)."""
+        self.on_due(job, listener)
+        try:
+            yield
+        finally:
+            self.off_due(job, listener)
 
     def due(self, job: str) -> None:
         """After commit: a change made work of `job` due now (a Pouch, a bot's move)."""

@@ -60,6 +60,10 @@ async def load_recipient(db: AsyncSession, key: DeliveryKey) -> Recipient | str:
         return "opted out"
     if seat is None or game.setup is None:
         return "the game has not started"
+    if game.practice:
+        # A practice game is one person against bots over minutes: a mail per Pouch would
+        # arrive long after the game it speaks of is over.
+        return "a practice game sends no mail"
     return Recipient(user, game, seat, await load_state(db, game))
 
 

@@ -22,7 +22,9 @@ from deaddrop.engine.station.channels import Channel
 from deaddrop.server.background import Loop, LoopWorker
 from deaddrop.server.clock import Clock
 from deaddrop.server.hosting.refusals import Refused
+from deaddrop.server.live.wakeup import wakeups_in
 from deaddrop.server.station.bot_seats import decisions
+from deaddrop.server.station.bot_seats.bot_due import BOT_RUNNER as BOT_RUNNER
 from deaddrop.server.station.bot_seats.pending_posts import keep_for_later, post_pending
 from deaddrop.server.station.bot_seats.seat_input import bot_rng, fingerprint, seat_input
 from deaddrop.server.station.chat.channels import RateLimited, do_post
@@ -31,12 +33,11 @@ from deaddrop.server.station.game.models import StationGame, StationSeat
 from deaddrop.server.station.game.store import load_state
 from deaddrop.server.station.play.pouch_runner import default_name
 from deaddrop.server.station.play.service import do_act
+from deaddrop.server.station.practice.pace import done_when_decided
 from deaddrop.server.station.standins.start import seats_to_play
 
 logger = logging.getLogger("deaddrop.station.bots")
 
-BOT_RUNNER = "bot_runner"
-"""The job's name."""
 POLL_SECONDS = 20.0
 """How often running games are looked at for bot seats with something to decide."""
 LAST_CALL = "last-call"
@@ -71,6 +72,13 @@ class BotRunner(LoopWorker):
         self.timing = timing
         self.name = name or default_name()
         self._loop = Loop(logger, "bot runner", POLL_SECONDS)
+        # The wake-ups of the app whose sessionmaker this is: a day that opens wakes it.
+        self.wakeups = wakeups_in(sessionmaker)
+
+    async def run_forever(self) -> None:
+        """Run passes until stopped, sleeping until the next poll or a wake-up."""
+        with self.wakeups.listening(BOT_RUNNER, self.wake):
+            await self._loop.run(self.one_pass)
 
     async def one_pass(self) -> float:
         """Decide for every bot seat that has something to decide; look again soon."""
@@ -118,6 +126,8 @@ class BotRunner(LoopWorker):
         plan, _ = level(bot_level)(given.seen, given.posts, bot_rng(seed, day, seat, print_))
         for stale in (game, row):  # a claim taken over rolled back first: read them again
             await db.refresh(stale)
+        if game.practice:
+            plan = done_when_decided(plan, seat)
         await self._carry_out(db, GameContext(game, None, row), plan)
         await decisions.finish(db, decision, self.clock.now())
         return 1

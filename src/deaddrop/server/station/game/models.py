@@ -19,6 +19,7 @@ from sqlalchemy import (
     String,
     Text,
     UniqueConstraint,
+    false,
 )
 from sqlalchemy.orm import Mapped, mapped_column
 
@@ -56,6 +57,9 @@ class StationGame(Base):
     """Day length; 1440 follows the local time of day, shorter days run back to back."""
     early_pouch: Mapped[bool] = mapped_column(Boolean, default=False)
     """S41: the Pouch leaves at once when every living player is done."""
+    practice: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    """A practice game: one person against bots, started at once (issue 14); no mail, no
+    inactivity marks."""
     setup: Mapped[dict[str, Any] | None] = mapped_column(JSON, default=None)
     """The engine setup (codec JSON), fixed at the start."""
     version: Mapped[int] = mapped_column(Integer, default=0)

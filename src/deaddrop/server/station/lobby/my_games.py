@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from zoneinfo import ZoneInfo
 
@@ -35,6 +35,8 @@ class GameSummary:
     """What the game waits for, from this person's point of view."""
     needs_me: bool
     """Whether it waits for something from this person."""
+    practice: bool = False
+    """A practice game against bots (marked "Practice" in the list)."""
 
 
 async def my_games(db: AsyncSession, user: User) -> list[GameSummary]:
@@ -48,7 +50,9 @@ async def my_games(db: AsyncSession, user: User) -> list[GameSummary]:
             .limit(LIST_MAX)
         )
     ).all()
-    summaries = [await _summary(db, user, game, seat) for game, seat in rows]
+    summaries = [
+        replace(await _summary(db, user, game, seat), practice=game.practice) for game, seat in rows
+    ]
     return sorted(summaries, key=lambda s: _ORDER.get(s.status, 9))
 
 

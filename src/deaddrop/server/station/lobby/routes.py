@@ -39,6 +39,7 @@ from deaddrop.server.station.lobby.service import (
     do_leave,
     do_start,
 )
+from deaddrop.server.station.practice.routes import form_values
 
 Form = Body(media_type=RequestEncodingType.URL_ENCODED)
 LABELS = {
@@ -245,6 +246,7 @@ def _new_game_form(
         first_pouch=form_first_pouch(form, now),
         zone_from_device=zone_from_device,
         status_code=status_code,
+        **form_values(),
     )
 
 

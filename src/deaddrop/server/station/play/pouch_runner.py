@@ -32,6 +32,7 @@ from deaddrop.server.background import Loop, LoopWorker
 from deaddrop.server.clock import Clock
 from deaddrop.server.hosting.transaction import Conflict
 from deaddrop.server.live.wakeup import wakeups_in
+from deaddrop.server.station.bot_seats.bot_due import BOT_RUNNER
 from deaddrop.server.station.game.models import StationAction, StationGame, StationPouch
 from deaddrop.server.station.game.schedule import next_deadline
 from deaddrop.server.station.game.store import load_state, write_to
@@ -105,11 +106,8 @@ class PouchRunner(LoopWorker):
 
     async def run_forever(self) -> None:
         """Run passes until cancelled, sleeping until the next deadline or a wake-up."""
-        self.wakeups.on_due(POUCH_RUNNER, self.wake)
-        try:
+        with self.wakeups.listening(POUCH_RUNNER, self.wake):
             await self._loop.run(self.one_pass)
-        finally:
-            self.wakeups.off_due(POUCH_RUNNER, self.wake)
 
     async def one_pass(self) -> float:
         """Resolve what is due; sleep until the next deadline."""
@@ -191,6 +189,7 @@ class PouchRunner(LoopWorker):
             # Anchored on the deadline that passed, not on now: missed days catch up in order.
             game.deadline = next_deadline(schedule_of(game), deadline)
             game.day_extended_seconds = 0
+            write.due(BOT_RUNNER)  # a day opens: bots decide now, not at the bot runner's poll
         db.add(
             StationAction(
                 game_id=game.id,

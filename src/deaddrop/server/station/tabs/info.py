@@ -76,3 +76,5 @@ class GameInfo:
     """For the host: the page of the S40 tools (pause, extend, replace, remove, spectators)."""
     inactive_prompt: tuple[str, ...] = ()
     """For the host: codenames inactive two days running, to consider replacing."""
+    practice: bool = False
+    """A practice game of one person against bots (marked "Practice"; Jump to the end)."""

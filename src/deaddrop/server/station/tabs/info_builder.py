@@ -17,6 +17,7 @@ from deaddrop.server.station.game.models import (
 )
 from deaddrop.server.station.game.writes import table_epoch
 from deaddrop.server.station.host import table_limits
+from deaddrop.server.station.practice.pace import shown_deadline
 from deaddrop.server.station.standins.ledger import stood_in_days
 from deaddrop.server.station.tabs.info import Announcement, GameInfo, SeatInfo
 
@@ -43,7 +44,7 @@ async def build_game_info(db: AsyncSession, context: GameContext, state: State) 
         status=game.status,
         seat=context.seat,
         is_host=host,
-        deadline=game.deadline,
+        deadline=shown_deadline(game),
         game_time_zone=game.time_zone,
         viewer_time_zone=viewer_zone,
         early_pouch=game.early_pouch,
@@ -56,6 +57,7 @@ async def build_game_info(db: AsyncSession, context: GameContext, state: State) 
         pause_ends_at=game.pause_ends_at,
         host_tools_url=f"/games/{game.public_id}/host" if host else None,
         inactive_prompt=tuple(s.codename for s in seats if s.inactive) if host else (),
+        practice=game.practice,
     )
 
 
@@ -104,7 +106,10 @@ async def seat_infos(db: AsyncSession, game: StationGame, state: State) -> tuple
                 # S3: people stay behind codenames until the end (S26).
                 display_name=name if state.over else None,
                 previous_holders=previous.get(seat.index, 0),
-                inactive=is_inactive_now(
+                # A practice game marks nobody inactive: its bots are never idle, and the
+                # person alone sets its pace; the mark is for a host deciding on a replacement.
+                inactive=not game.practice
+                and is_inactive_now(
                     state, seat.index, first_day, days_posted, absent.get(seat.index, frozenset())
                 ),
                 bot_level=bot_level,
