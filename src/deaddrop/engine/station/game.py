@@ -113,13 +113,7 @@ def apply_day(state: State, actions: Sequence[A.DayAction]) -> State:
                 A.check_actor(state, action.seat)
                 done[action.seat] = action.done
             else:
-                count = sent.get(action.seat)
-                if count is None:
-                    count = A.whispers_sent_today(state, action.seat)
-                A.check_whisper(state, action, count)
-                check_post_claims(state, action.text)  # S43
-                sent[action.seat] = count + 1
-                whispers.append(Whisper(state.day, action.seat, action.recipient, action.text))
+                _send(state, sent, whispers, action.seat, action.recipient, action.text)
         except IllegalAction as error:
             raise BatchRefused(index, error) from None
     return evolve(
@@ -129,6 +123,60 @@ def apply_day(state: State, actions: Sequence[A.DayAction]) -> State:
         whispers=tuple(whispers),
         done=tuple(done),  # S41: a batch's done marks count like one-by-one ones
     )
+
+
+def save_day(
+    state: State,
+    operations: Iterable[tuple[int, Operation | None]],
+    votes: Iterable[tuple[int, int]],
+    whispers: Iterable[tuple[int, int, str]],
+) -> State:
+    """The day's saves in this order, as `apply_day` would give them: each (seat, Operation)
+    (None: withdrawn), each (seat, vote), each (sender, recipient, text) whisper.
+
+    The scenario's fast path: plain numbers, no action objects. BatchRefused's index counts
+    the saves across the three, in this order.
+    """
+    saved, cast, sent_whispers = list(state.operations), list(state.votes), list(state.whispers)
+    index, sent = 0, dict[int, int]()
+    try:
+        for seat, operation in operations:
+            if operation is None:
+                A.check_actor(state, seat)
+            elif isinstance(operation, Order):
+                A.check_order_at(state, seat, operation.target, operation.performer)
+            else:
+                A.check_ability_at(state, seat, operation.target)
+            saved[seat] = operation
+            index += 1
+        for seat, choice in votes:
+            A.check_vote_at(state, seat, choice)
+            cast[seat] = choice
+            index += 1
+        for sender, recipient, text in whispers:
+            _send(state, sent, sent_whispers, sender, recipient, text)
+            index += 1
+    except IllegalAction as error:
+        raise BatchRefused(index, error) from None
+    return evolve(state, operations=tuple(saved), votes=tuple(cast), whispers=tuple(sent_whispers))
+
+
+def _send(
+    state: State,
+    sent: dict[int, int],
+    whispers: list[Whisper],
+    seat: int,
+    recipient: int,
+    text: str,
+) -> None:
+    """Check one whisper of a batch and add it; `sent` counts each sender's so far (S31)."""
+    count = sent.get(seat)
+    if count is None:
+        count = A.whispers_sent_today(state, seat)
+    A.check_whisper_at(state, seat, recipient, text, count)
+    check_post_claims(state, text)  # S43: a whisper may carry claims
+    sent[seat] = count + 1
+    whispers.append(Whisper(state.day, seat, recipient, text))
 
 
 def replay(setup: Setup, log: Iterable[A.Action]) -> State:
