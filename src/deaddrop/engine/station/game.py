@@ -91,7 +91,7 @@ def apply_day(state: State, actions: Sequence[A.DayAction]) -> State:
     votes = list(state.votes)
     whispers = list(state.whispers)
     done = list(state.done)
-    sent: dict[int, int] = {}
+    sent = _sent_today(state)
     for index, action in enumerate(actions):
         try:
             if isinstance(action, A.SaveOperation):
@@ -138,7 +138,7 @@ def save_day(
     the saves across the three, in this order.
     """
     saved, cast, sent_whispers = list(state.operations), list(state.votes), list(state.whispers)
-    index, sent = 0, dict[int, int]()
+    index, sent = 0, _sent_today(state)
     try:
         for seat, operation in operations:
             if operation is None:
@@ -161,6 +161,14 @@ def save_day(
     return evolve(state, operations=tuple(saved), votes=tuple(cast), whispers=tuple(sent_whispers))
 
 
+def _sent_today(state: State) -> dict[int, int]:
+    """How many whispers each seat has sent today, for a batch to count on from (S31)."""
+    sent: dict[int, int] = {}
+    for whisper in state.whispers:
+        sent[whisper.sender] = sent.get(whisper.sender, 0) + 1
+    return sent
+
+
 def _send(
     state: State,
     sent: dict[int, int],
@@ -170,9 +178,7 @@ def _send(
     text: str,
 ) -> None:
     """Check one whisper of a batch and add it; `sent` counts each sender's so far (S31)."""
-    count = sent.get(seat)
-    if count is None:
-        count = A.whispers_sent_today(state, seat)
+    count = sent.get(seat, 0)
     A.check_whisper_at(state, seat, recipient, text, count)
     check_post_claims(state, text)  # S43: a whisper may carry claims
     sent[seat] = count + 1

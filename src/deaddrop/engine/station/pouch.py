@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from typing import NamedTuple
+from collections.abc import Callable
 
 from deaddrop.engine.core.events import Event
 from deaddrop.engine.core.records import evolve
-from deaddrop.engine.core.rng import Rng
 from deaddrop.engine.station import roles as R
 from deaddrop.engine.station.cable import pouch_events
+from deaddrop.engine.station.resolution import LIQUIDATION, Act, Resolution
 from deaddrop.engine.station.rumors import draw_rumor
 from deaddrop.engine.station.state import (
     ABSTAIN,
@@ -21,68 +20,6 @@ from deaddrop.engine.station.state import (
     State,
 )
 from deaddrop.engine.station.victory import check_victory, next_order_holder
-
-LIQUIDATION = "liquidation"
-"""The kind of the performer's Operation once the order is locked (S12)."""
-
-Act = tuple[str, int]
-"""An Operation about to resolve: (the role that performs it, or liquidation; the target)."""
-
-
-class Resolution(NamedTuple):
-    """A Pouch in progress: each step takes one and returns the next.
-
-    A NamedTuple rather than a frozen dataclass: equally immutable, and `_replace` is three
-    times cheaper, which matters at ten steps a Pouch (measured: 1.3 µs against 3.8 µs).
-    """
-
-    state: State
-    """The day being resolved, as it stood at the deadline."""
-    acts: tuple[Act | None, ...]
-    """Per seat, the Operation that will resolve unless cancelled (after S7 and S12)."""
-    by_kind: Mapping[str, tuple[tuple[int, int], ...]]
-    """(seat, target) of every act, grouped by kind, in join order."""
-    liquidation: Order | None = None
-    """The locked Ring order (S12)."""
-    cancelled: frozenset[int] = frozenset()
-    """Seats whose Operation was cancelled (S14, S15)."""
-    detained: int | None = None
-    """The detainee (S14)."""
-    interrogator: int | None = None
-    """Who detained them: the other party of the interrogation chat (S14)."""
-    framed: frozenset[int] = frozenset()
-    """Seats framed this Pouch (S16)."""
-    sheltered: frozenset[int] = frozenset()
-    """Seats sheltered this Pouch (S17)."""
-    liquidated: int | None = None
-    """The seat the liquidation killed (S18)."""
-    notes: tuple[tuple[int, Result], ...] = ()
-    """Private notes: safehouse_needed (S18)."""
-    readings: tuple[tuple[int, Result], ...] = ()
-    """Role results of information Operations (S19)."""
-    rumor: Rumor | None = None
-    """The Defector rumor (S27)."""
-    rng: Rng | None = None
-    """The generator after this Pouch's draws (None: unchanged)."""
-    tally: tuple[tuple[int, int], ...] = ()
-    """Votes per seat that received any (S21)."""
-    abstain: int = 0
-    """Abstentions, saved or by default (S7)."""
-    threshold: int = 0
-    """ceil(L / 3) (S21)."""
-    recalled: int | None = None
-    """The Tribunal's choice (S21)."""
-    deaths: tuple[Death, ...] = ()
-    """Everyone burned at this Pouch, by seat (S22)."""
-    alive: tuple[bool, ...] = ()
-    """Who lives after step 10."""
-    winner: str | None = None
-    """station or ring when the game ends here (S24)."""
-
-    def acting(self, kind: str) -> list[tuple[int, int]]:
-        """(seat, target) of every uncancelled Operation of this kind, in join order."""
-        cancelled = self.cancelled
-        return [pair for pair in self.by_kind.get(kind, ()) if pair[0] not in cancelled]
 
 
 def lock(state: State) -> Resolution:
@@ -106,7 +43,8 @@ def lock(state: State) -> Resolution:
     for seat, act in enumerate(acts):
         if act is not None:
             by_kind[act[0]] = (*by_kind.get(act[0], ()), (seat, act[1]))
-    return Resolution(state=state, acts=tuple(acts), by_kind=by_kind, liquidation=liquidation)
+    living = tuple(seat for seat, living in enumerate(alive) if living)
+    return Resolution(state, tuple(acts), by_kind, liquidation, alive=state.alive, living=living)
 
 
 def _order_stands(state: State, order: Order) -> bool:
@@ -126,7 +64,7 @@ def detain(res: Resolution) -> Resolution:
     # S14: nothing cancels a detention, so it resolves before every other block.
     for interrogator, target in res.acting(R.INTERROGATOR):
         cancelled = res.cancelled | {target} if res.acts[target] is not None else res.cancelled
-        return res._replace(detained=target, interrogator=interrogator, cancelled=cancelled)
+        return res.but(detained=target, interrogator=interrogator, cancelled=cancelled)
     return res
 
 
@@ -138,19 +76,19 @@ def distract(res: Resolution) -> Resolution:
             # S15: a distracted Interrogator's Operation is cancelled too (so it is no visit,
             # S13), but its detention already resolved at step 2 and stands.
             cancelled = cancelled | {target}
-    return res if cancelled is res.cancelled else res._replace(cancelled=cancelled)
+    return res if cancelled is res.cancelled else res.but(cancelled=cancelled)
 
 
 def frame(res: Resolution) -> Resolution:
     """Step 4: the Forger's target reads COMPROMISED to an Analyst this Pouch (S16)."""
     framed = frozenset(target for _, target in res.acting(R.FORGER))
-    return res._replace(framed=framed) if framed else res
+    return res.but(framed=framed) if framed else res
 
 
 def shelter(res: Resolution) -> Resolution:
     """Step 5: the Keeper's target is protected from liquidation (S17)."""
     sheltered = frozenset(target for _, target in res.acting(R.SAFEHOUSE_KEEPER))
-    return res._replace(sheltered=sheltered) if sheltered else res
+    return res.but(sheltered=sheltered) if sheltered else res
 
 
 def liquidate(res: Resolution) -> Resolution:
@@ -166,10 +104,10 @@ def liquidate(res: Resolution) -> Resolution:
             for keeper, sheltered in res.acting(R.SAFEHOUSE_KEEPER)
             if sheltered == target
         )
-        return res._replace(notes=res.notes + notes)
+        return res.but(notes=res.notes + notes)
     if target == res.detained:  # S14: the detainee is protected
         return res
-    return res._replace(liquidated=target)
+    return res.but(liquidated=target)
 
 
 def inform(res: Resolution) -> Resolution:
@@ -200,7 +138,7 @@ def inform(res: Resolution) -> Resolution:
                 (w.sender == target) + (w.recipient == target) for w in state.whispers
             )  # S19: sent plus received that day
             readings.append((seat, Result(kind, target, count)))
-    return res._replace(readings=tuple(readings)) if readings else res
+    return res.but(readings=tuple(readings)) if readings else res
 
 
 def _reading(res: Resolution, target: int) -> str:
@@ -217,14 +155,14 @@ def spread_rumor(res: Resolution) -> Resolution:
     """Step 8: a Defector rumor that resolved adds a flavour line to the Cable (S27)."""
     for _, target in res.acting(R.DEFECTOR):
         text, rng = draw_rumor(res.state.rng, res.state.seats[target].codename)
-        return res._replace(rumor=Rumor(target, text), rng=rng)
+        return res.but(rumor=Rumor(target, text), rng=rng)
     return res
 
 
 def tribunal(res: Resolution) -> Resolution:
     """Step 9: the unique leader with at least ceil(L/3) votes is recalled (S21)."""
     state = res.state
-    living = [seat for seat, alive in enumerate(state.alive) if alive]
+    living = res.living
     counts: dict[int, int] = {}
     abstain = 0
     for voter in living:
@@ -240,7 +178,7 @@ def tribunal(res: Resolution) -> Resolution:
         leaders = [seat for seat, n in counts.items() if n == top]
         if len(leaders) == 1 and top >= threshold:
             recalled = leaders[0]
-    return res._replace(
+    return res.but(
         tally=tuple(sorted(counts.items())),
         abstain=abstain,
         threshold=threshold,
@@ -256,6 +194,8 @@ def tribunal_threshold(living: int) -> int:
 def apply_deaths(res: Resolution) -> Resolution:
     """Step 10: recalled and liquidated die together, once each with every cause (S22)."""
     state = res.state
+    if res.recalled is None and res.liquidated is None:
+        return res  # nobody dies: `alive` stays as locked
     doomed = sorted({s for s in (res.recalled, res.liquidated) if s is not None})
     deaths = tuple(
         Death(
@@ -270,16 +210,16 @@ def apply_deaths(res: Resolution) -> Resolution:
         )
         for seat in doomed
     )
-    alive = list(state.alive)
+    alive = list(res.alive)
     for seat in doomed:
         alive[seat] = False
-    return res._replace(deaths=deaths, alive=tuple(alive))
+    return res.but(deaths=deaths, alive=tuple(alive))
 
 
 def check_win(res: Resolution) -> Resolution:
     """Step 11: Station, then Ring parity, then the Day 10 timeout (S24)."""
     winner = check_victory(res.state.seats, res.alive, last_pouch=res.state.day >= R.LAST_DAY)
-    return res._replace(winner=winner) if winner else res
+    return res.but(winner=winner) if winner else res
 
 
 STEPS: tuple[Callable[[Resolution], Resolution], ...] = (
@@ -348,7 +288,7 @@ def publish(res: Resolution) -> State:
         cancelled=res.cancelled,
         detained=res.detained,
         interrogation=interrogation,
-        living=tuple(state.living()),
+        living=res.living,
         votes=state.votes,
         tally=res.tally,
         abstain=res.abstain,

@@ -60,13 +60,7 @@ def parse_day(day: int, spec: Any, seat_of: Mapping[str, int]) -> DaySaves:
         (_seat(seat_of, day, name, name), _operation(seat_of, day, name, operation))
         for name, operation in _mapping(spec, "operations", day).items()
     ]
-    votes = [
-        (
-            _seat(seat_of, day, name, name),
-            ABSTAIN if choice == "abstain" else _seat(seat_of, day, name, choice),
-        )
-        for name, choice in _mapping(spec, "votes", day).items()
-    ]
+    votes = _votes(seat_of, day, _mapping(spec, "votes", day))
     pairs = spec.get("whispers", [])
     if not isinstance(pairs, list):
         raise ScenarioError(f"day {day}: whispers must be a list of [sender, recipient]", None)
@@ -80,6 +74,27 @@ def parse_day(day: int, spec: Any, seat_of: Mapping[str, int]) -> DaySaves:
             (_seat(seat_of, day, actor, sender), _seat(seat_of, day, actor, recipient), "")
         )
     return operations, votes, whispers
+
+
+def _votes(seat_of: Mapping[str, int], day: int, votes: Mapping[str, Any]) -> list[tuple[int, int]]:
+    """(voter, choice) for each saved vote; a name nobody has is refused (S3)."""
+    seat = seat_of.get
+    try:
+        found = [
+            (seat(name), ABSTAIN if choice == "abstain" else seat(choice))
+            for name, choice in votes.items()
+        ]  # the usual case: every name is a codename, looked up without a call a name
+        if all(voter is not None and choice is not None for voter, choice in found):
+            return found  # type: ignore[return-value]
+    except TypeError:
+        pass  # a name that is no string at all (a list, an object): refused below
+    return [
+        (
+            _seat(seat_of, day, name, name),
+            ABSTAIN if choice == "abstain" else _seat(seat_of, day, name, choice),
+        )
+        for name, choice in votes.items()
+    ]
 
 
 def _operation(seat_of: Mapping[str, int], day: int, name: str, spec: Any) -> Operation | None:
