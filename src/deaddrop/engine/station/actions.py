@@ -133,12 +133,17 @@ def check_ability(state: State, action: SaveOperation) -> None:
 
 def check_ability_at(state: State, seat: int, target: int) -> None:
     """A role's own Operation by `seat` on `target`: who it may name (S9)."""
-    check_actor(state, seat)
+    # Each check below tests the usual case inline and calls check_actor or check_living only
+    # to say why it failed: a scenario's day runs these for every save.
+    alive = state.alive
+    if state.winner is not None or not (0 <= seat < len(alive) and alive[seat]):
+        check_actor(state, seat)
     role = state.seats[seat].role
     targeting = TARGETING[role]
     if targeting is Targeting.NONE:
         raise IllegalAction("S9", "the Ringleader has no ability of its own; file the Ring order")
-    check_living(state, target)
+    if not (0 <= target < len(alive) and alive[target]):
+        check_living(state, target)
     if targeting is Targeting.OTHER and target == seat:
         raise IllegalAction("S9", f"the {role.replace('_', ' ')} must name another player")
     if role == INTERROGATOR and target == state.last_detained:
@@ -155,7 +160,9 @@ def check_order(state: State, action: SaveOrder) -> None:
 
 def check_order_at(state: State, seat: int, target: int, performer: int) -> None:
     """The Ring order `seat` files on `target`, carried out by `performer` (S10)."""
-    check_actor(state, seat)
+    alive = state.alive
+    if state.winner is not None or not (0 <= seat < len(alive) and alive[seat]):
+        check_actor(state, seat)
     if state.day == 1:
         raise IllegalAction("S10", "no Ring order on Day 1")
     if seat != state.order_holder:
@@ -175,8 +182,10 @@ def check_vote(state: State, action: CastVote) -> None:
 
 def check_vote_at(state: State, seat: int, choice: int) -> None:
     """`seat`'s vote for `choice`: a living player, or ABSTAIN (S21)."""
-    check_actor(state, seat)
-    if choice != ABSTAIN:
+    alive = state.alive
+    if state.winner is not None or not (0 <= seat < len(alive) and alive[seat]):
+        check_actor(state, seat)
+    if choice != ABSTAIN and not (0 <= choice < len(alive) and alive[choice]):
         check_living(state, choice, "S21")
 
 
@@ -194,12 +203,15 @@ def check_whisper(state: State, action: SendWhisper, sent_today: int | None = No
 
 def check_whisper_at(state: State, seat: int, recipient: int, text: str, sent_today: int) -> None:
     """A whisper from `seat`, who sent `sent_today` already: two a day, to another (S31)."""
-    check_actor(state, seat)
+    alive = state.alive
+    if state.winner is not None or not (0 <= seat < len(alive) and alive[seat]):
+        check_actor(state, seat)
     if sent_today >= WHISPERS_PER_DAY:
         raise IllegalAction("S31", "two whispers a day at most")
     if recipient == seat:
         raise IllegalAction("S31", "a whisper goes to another player")
-    check_living(state, recipient, "S31")
+    if not (0 <= recipient < len(alive) and alive[recipient]):
+        check_living(state, recipient, "S31")
     if len(text) > TEXT_LIMIT:
         raise IllegalAction("S31", f"a whisper holds at most {TEXT_LIMIT} characters")
 

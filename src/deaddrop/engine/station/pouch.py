@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from itertools import compress
 
 from deaddrop.engine.core.events import Event
 from deaddrop.engine.core.records import evolve
@@ -39,11 +40,12 @@ def lock(state: State) -> Resolution:
     if liquidation is not None:
         # S12: the liquidation replaces whatever the performer had queued.
         acts[liquidation.performer] = (LIQUIDATION, liquidation.target)
-    by_kind: dict[str, tuple[tuple[int, int], ...]] = {}
+    grouped: dict[str, list[tuple[int, int]]] = {}
     for seat, act in enumerate(acts):
         if act is not None:
-            by_kind[act[0]] = (*by_kind.get(act[0], ()), (seat, act[1]))
-    living = tuple(seat for seat, living in enumerate(alive) if living)
+            grouped.setdefault(act[0], []).append((seat, act[1]))
+    by_kind = {kind: tuple(pairs) for kind, pairs in grouped.items()}
+    living = tuple(compress(range(len(alive)), alive))
     return Resolution(state, tuple(acts), by_kind, liquidation, alive=state.alive, living=living)
 
 
@@ -54,8 +56,8 @@ def _order_stands(state: State, order: Order) -> bool:
         state.day >= 2
         and alive[order.target]
         and alive[order.performer]
-        and not R.is_ring(seats[order.target].role)
-        and R.is_ring(seats[order.performer].role)
+        and seats[order.target].role not in R.RING_ROLES
+        and seats[order.performer].role in R.RING_ROLES
     )
 
 
@@ -112,33 +114,38 @@ def liquidate(res: Resolution) -> Resolution:
 
 def inform(res: Resolution) -> Resolution:
     """Step 7: Analyst, Watcher, Shadow and Field Agent results from what resolved (S19)."""
-    state = res.state
-    visits = [
-        None if act is None or seat in res.cancelled else act[1]
-        for seat, act in enumerate(res.acts)
-    ]  # S13: every resolved Operation with a target is a visit
-    readings: list[tuple[int, Result]] = []
-    for seat, act in enumerate(res.acts):
-        if act is None or seat in res.cancelled:
-            continue  # S19: a cancelled information Operation produces nothing at all
-        kind, target = act
-        if kind == R.ANALYST:
-            readings.append((seat, Result(kind, target, _reading(res, target))))
-        elif kind == R.WATCHER:
+    # S19: `acting` leaves out cancelled Operations: they produce nothing at all. A seat acts
+    # once, so each seat has one reading at most and their order here does not matter.
+    readings = [
+        (seat, Result(R.ANALYST, target, _reading(res, target)))
+        for seat, target in res.acting(R.ANALYST)
+    ]
+    watchers, shadows = res.acting(R.WATCHER), res.acting(R.SHADOW)
+    if watchers or shadows:
+        visits = _visits(res)
+        codename = [seat.codename for seat in res.state.seats]
+        for seat, target in watchers:
             # S19: everyone whose visit reached the target, the Watcher left out.
-            visitors = sorted(
-                (v for v, dest in enumerate(visits) if dest == target and v != seat),
-                key=lambda v: state.seats[v].codename,
-            )
-            readings.append((seat, Result(kind, target, tuple(visitors))))
-        elif kind == R.SHADOW:
-            readings.append((seat, Result(kind, target, visits[target])))  # None: stayed home
-        elif kind == R.FIELD_AGENT:
-            count = sum(
-                (w.sender == target) + (w.recipient == target) for w in state.whispers
-            )  # S19: sent plus received that day
-            readings.append((seat, Result(kind, target, count)))
+            visitors = [v for v, dest in enumerate(visits) if dest == target and v != seat]
+            visitors.sort(key=codename.__getitem__)
+            readings.append((seat, Result(R.WATCHER, target, tuple(visitors))))
+        for seat, target in shadows:
+            readings.append((seat, Result(R.SHADOW, target, visits[target])))  # None: home
+    agents = res.acting(R.FIELD_AGENT)
+    if agents:
+        whispers = res.state.whispers
+        ends = [w.sender for w in whispers] + [w.recipient for w in whispers]
+        for seat, target in agents:  # S19: whispers sent plus received that day
+            readings.append((seat, Result(R.FIELD_AGENT, target, ends.count(target))))
     return res.but(readings=tuple(readings)) if readings else res
+
+
+def _visits(res: Resolution) -> list[int | None]:
+    """Per seat, whom its Operation visited, if it resolved (S13: a cancelled one is none)."""
+    cancelled = res.cancelled
+    return [
+        None if act is None or seat in cancelled else act[1] for seat, act in enumerate(res.acts)
+    ]
 
 
 def _reading(res: Resolution, target: int) -> str:
@@ -146,7 +153,7 @@ def _reading(res: Resolution, target: int) -> str:
     if target in res.framed:
         return "COMPROMISED"
     role = res.state.seats[target].role
-    if R.is_ring(role) and role != R.RINGLEADER:
+    if role in R.RING_ROLES and role != R.RINGLEADER:
         return "COMPROMISED"
     return "CLEAR"
 
@@ -255,6 +262,8 @@ def private_results(
     res: Resolution, interrogation: tuple[int, int] | None
 ) -> tuple[tuple[int, tuple[Result, ...]], ...]:
     """Per seat: interrogation, then safehouse_needed, then the role result (S14, S18, S19)."""
+    if interrogation is None and not res.notes and not res.readings:
+        return ()
     by_seat: dict[int, list[Result]] = {}
     if interrogation is not None:
         interrogator, detainee = interrogation

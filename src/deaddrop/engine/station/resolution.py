@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, NamedTuple
 
 from deaddrop.engine.core.rng import Rng
@@ -78,10 +78,13 @@ class Resolution(NamedTuple):
             values[_FIELD_INDEX[name]] = value
         return Resolution._make(values)
 
-    def acting(self, kind: str) -> list[tuple[int, int]]:
+    def acting(self, kind: str) -> Sequence[tuple[int, int]]:
         """(seat, target) of every uncancelled Operation of this kind, in join order."""
+        pairs = self.by_kind.get(kind, ())
         cancelled = self.cancelled
-        return [pair for pair in self.by_kind.get(kind, ()) if pair[0] not in cancelled]
+        if cancelled:  # most Pouches cancel nothing: the pairs as locked, not a copy
+            return [pair for pair in pairs if pair[0] not in cancelled]
+        return pairs
 
 
 _FIELD_INDEX = {name: index for index, name in enumerate(Resolution._fields)}
