@@ -83,13 +83,13 @@ def distract(res: Resolution) -> Resolution:
 
 def frame(res: Resolution) -> Resolution:
     """Step 4: the Forger's target reads COMPROMISED to an Analyst this Pouch (S16)."""
-    framed = frozenset(target for _, target in res.acting(R.FORGER))
+    framed = frozenset([target for _, target in res.acting(R.FORGER)])
     return res.but(framed=framed) if framed else res
 
 
 def shelter(res: Resolution) -> Resolution:
     """Step 5: the Keeper's target is protected from liquidation (S17)."""
-    sheltered = frozenset(target for _, target in res.acting(R.SAFEHOUSE_KEEPER))
+    sheltered = frozenset([target for _, target in res.acting(R.SAFEHOUSE_KEEPER)])
     return res.but(sheltered=sheltered) if sheltered else res
 
 
@@ -203,24 +203,14 @@ def apply_deaths(res: Resolution) -> Resolution:
     state = res.state
     if res.recalled is None and res.liquidated is None:
         return res  # nobody dies: `alive` stays as locked
-    doomed = sorted({s for s in (res.recalled, res.liquidated) if s is not None})
-    deaths = tuple(
-        Death(
-            seat=seat,
-            day=state.day,
-            causes=tuple(
-                cause
-                for cause, who in (("recalled", res.recalled), ("liquidated", res.liquidated))
-                if who == seat
-            ),
-            final_cable=state.final_cables[seat],
-        )
-        for seat in doomed
-    )
+    blamed = (("recalled", res.recalled), ("liquidated", res.liquidated))
     alive = list(res.alive)
-    for seat in doomed:
+    deaths = []
+    for seat in sorted({who for _, who in blamed if who is not None}):
+        causes = tuple([cause for cause, who in blamed if who == seat])
+        deaths.append(Death(seat, state.day, causes, state.final_cables[seat]))
         alive[seat] = False
-    return res.but(deaths=deaths, alive=tuple(alive))
+    return res.but(deaths=tuple(deaths), alive=tuple(alive))
 
 
 def check_win(res: Resolution) -> Resolution:
@@ -271,7 +261,7 @@ def private_results(
         by_seat.setdefault(detainee, []).append(Result("interrogation", interrogator))
     for seat, result in res.notes + res.readings:
         by_seat.setdefault(seat, []).append(result)
-    return tuple((seat, tuple(results)) for seat, results in sorted(by_seat.items()))
+    return tuple([(seat, tuple(results)) for seat, results in sorted(by_seat.items())])
 
 
 def _interrogation(res: Resolution) -> tuple[int, int] | None:

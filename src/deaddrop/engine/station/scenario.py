@@ -7,6 +7,7 @@ from typing import Any
 
 from deaddrop.engine.core.errors import IllegalAction
 from deaddrop.engine.station.cable import result_json
+from deaddrop.engine.station.codec import is_pairs
 from deaddrop.engine.station.game import BatchRefused, save_day
 from deaddrop.engine.station.pouch import advance
 from deaddrop.engine.station.setup import Setup, check_deal, setup_from_deal, start
@@ -29,9 +30,7 @@ def parse_setup(scenario: Any) -> Setup:
     if not isinstance(scenario, dict):
         raise ScenarioError("scenario: the top level must be a JSON object", None)
     players = scenario.get("players")
-    if not isinstance(players, list) or not all(
-        isinstance(p, list) and len(p) == 2 and all(isinstance(x, str) for x in p) for p in players
-    ):
+    if not is_pairs(players):
         raise ScenarioError("scenario: players must be a list of [codename, role] pairs", None)
     try:
         table = [(codename, role) for codename, role in players]
@@ -84,7 +83,7 @@ def _votes(seat_of: Mapping[str, int], day: int, votes: Mapping[str, Any]) -> li
             (seat(name), ABSTAIN if choice == "abstain" else seat(choice))
             for name, choice in votes.items()
         ]  # the usual case: every name is a codename, looked up without a call a name
-        if all(voter is not None and choice is not None for voter, choice in found):
+        if not any([voter is None or choice is None for voter, choice in found]):
             return found  # type: ignore[return-value]
     except TypeError:
         pass  # a name that is no string at all (a list, an object): refused below
