@@ -15,7 +15,7 @@ from deaddrop.engine.station.pouch import resolve_pouch
 from deaddrop.engine.station.roles import is_ring
 from deaddrop.engine.station.setup import Setup, start
 from deaddrop.engine.station.state import (
-    Ability,
+    ABILITY_ON,
     Death,
     Operation,
     Order,
@@ -32,7 +32,7 @@ def apply(state: State, action: A.Action) -> Transition:
     """The next state and the events it produced; IllegalAction when a rule forbids it."""
     if isinstance(action, A.SaveOperation):
         A.check_ability(state, action)
-        return _set_operation(state, action.seat, Ability(action.target))
+        return _set_operation(state, action.seat, ABILITY_ON[action.target])
     if isinstance(action, A.SaveOrder):
         A.check_order(state, action)
         return _set_operation(state, action.seat, Order(action.target, action.performer))
@@ -96,7 +96,7 @@ def apply_day(state: State, actions: Sequence[A.DayAction]) -> State:
         try:
             if isinstance(action, A.SaveOperation):
                 A.check_ability(state, action)
-                operations[action.seat] = Ability(action.target)
+                operations[action.seat] = ABILITY_ON[action.target]
             elif isinstance(action, A.SaveOrder):
                 A.check_order(state, action)
                 operations[action.seat] = Order(action.target, action.performer)

@@ -11,7 +11,7 @@ from deaddrop.engine.station.codec import is_pairs
 from deaddrop.engine.station.game import BatchRefused, save_day
 from deaddrop.engine.station.pouch import advance
 from deaddrop.engine.station.setup import Setup, check_deal, setup_from_deal, start
-from deaddrop.engine.station.state import ABSTAIN, Ability, Operation, Order, PouchRecord, State
+from deaddrop.engine.station.state import ABILITY_ON, ABSTAIN, Operation, Order, PouchRecord, State
 
 JSON = dict[str, Any]
 
@@ -102,7 +102,7 @@ def _operation(seat_of: Mapping[str, int], day: int, name: str, spec: Any) -> Op
         return None
     if isinstance(spec, dict) and len(spec) == 1:
         if "target" in spec:
-            return Ability(_seat(seat_of, day, name, spec["target"]))
+            return ABILITY_ON[_seat(seat_of, day, name, spec["target"])]
         order = spec.get("order")
         if (
             isinstance(order, dict)
@@ -145,24 +145,28 @@ def _seat(seat_of: Mapping[str, int], day: int, actor: str, codename: Any) -> in
 def pouch_json(state: State, record: PouchRecord) -> JSON:
     """One Pouch in the adjudication format."""
     seats = state.seats
-    tally: JSON = {seats[seat].codename: n for seat, n in record.tally}
+    names = [seat.codename for seat in seats]
+    tally: JSON = {names[seat]: n for seat, n in record.tally}
     tally["abstain"] = record.abstain
+    deaths = record.deaths
+    if len(deaths) > 1:
+        deaths = tuple(sorted(deaths, key=lambda d: names[d.seat]))
     return {
         "day": record.day,
         "tally": dict(sorted(tally.items())),
-        "recalled": None if record.recalled is None else seats[record.recalled].codename,
+        "recalled": None if record.recalled is None else names[record.recalled],
         "deaths": [
             {
-                "codename": seats[d.seat].codename,
+                "codename": names[d.seat],
                 "causes": list(d.causes),
                 "faction": seats[d.seat].faction.value,
             }
-            for d in sorted(record.deaths, key=lambda d: seats[d.seat].codename)
+            for d in deaths
         ],
-        "rumor": None if record.rumor is None else seats[record.rumor.target].codename,
+        "rumor": None if record.rumor is None else names[record.rumor.target],
         "results": {
-            seats[seat].codename: [result_json(seats, r) for r in results]
-            for seat, results in sorted(record.results, key=lambda sr: seats[sr[0]].codename)
+            names[seat]: [result_json(seats, r) for r in results]
+            for seat, results in sorted(record.results, key=lambda sr: names[sr[0]])
         },
         "defector_won": record.defector_won,
         "winner": record.winner,
