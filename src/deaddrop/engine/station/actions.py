@@ -101,64 +101,92 @@ Action = DayAction | EditFinalCable | ResolvePouch | RemovePlayer
 
 def check_open(state: State) -> None:
     """Refuse anything once the game is over (S24)."""
-    if state.over:
+    if state.winner is not None:  # `state.over`, without a property call on every save
         raise IllegalAction("S24", "the game is over")
 
 
 def check_actor(state: State, seat: int) -> None:
     """Only living players act (S8)."""
+    alive = state.alive
+    if state.winner is None and 0 <= seat < len(alive) and alive[seat]:
+        return  # every save passes here: the usual answer in one test
     check_open(state)
-    if not 0 <= seat < len(state.seats):
+    if not 0 <= seat < len(alive):
         raise IllegalAction("S8", f"there is no seat {seat}")
-    if not state.alive[seat]:
-        raise IllegalAction("S8", "a burned player can no longer act")
+    raise IllegalAction("S8", "a burned player can no longer act")
 
 
 def check_living(state: State, target: int, rule: str = "S8") -> None:
     """Every target must be a living player when it is saved (S8)."""
-    if not 0 <= target < len(state.seats):
+    alive = state.alive
+    if 0 <= target < len(alive) and alive[target]:
+        return
+    if not 0 <= target < len(alive):
         raise IllegalAction(rule, f"there is no seat {target}")
-    if not state.alive[target]:
-        raise IllegalAction(rule, f"{state.seats[target].codename} is not a living player")
+    raise IllegalAction(rule, f"{state.seats[target].codename} is not a living player")
 
 
 def check_ability(state: State, action: SaveOperation) -> None:
     """A role's own Operation: who it may name (S9)."""
-    check_actor(state, action.seat)
-    role = state.seats[action.seat].role
+    check_ability_at(state, action.seat, action.target)
+
+
+def check_ability_at(state: State, seat: int, target: int) -> None:
+    """A role's own Operation by `seat` on `target`: who it may name (S9)."""
+    # Each check below tests the usual case inline and calls check_actor or check_living only
+    # to say why it failed: a scenario's day runs these for every save.
+    alive = state.alive
+    if state.winner is not None or not (0 <= seat < len(alive) and alive[seat]):
+        check_actor(state, seat)
+    role = state.seats[seat].role
     targeting = TARGETING[role]
     if targeting is Targeting.NONE:
         raise IllegalAction("S9", "the Ringleader has no ability of its own; file the Ring order")
-    check_living(state, action.target)
-    if targeting is Targeting.OTHER and action.target == action.seat:
+    if not (0 <= target < len(alive) and alive[target]):
+        check_living(state, target)
+    if targeting is Targeting.OTHER and target == seat:
         raise IllegalAction("S9", f"the {role.replace('_', ' ')} must name another player")
-    if role == INTERROGATOR and action.target == state.last_detained:
+    if role == INTERROGATOR and target == state.last_detained:
         # S9: not the player this Interrogator detained at the previous Pouch.
         raise IllegalAction(
-            "S9", f"{state.seats[action.target].codename} was detained yesterday; not twice running"
+            "S9", f"{state.seats[target].codename} was detained yesterday; not twice running"
         )
 
 
 def check_order(state: State, action: SaveOrder) -> None:
     """The Ring order: from Day 2, by the order-holder, non-Ring target, Ring performer (S10)."""
-    check_actor(state, action.seat)
+    check_order_at(state, action.seat, action.target, action.performer)
+
+
+def check_order_at(state: State, seat: int, target: int, performer: int) -> None:
+    """The Ring order `seat` files on `target`, carried out by `performer` (S10)."""
+    alive = state.alive
+    if state.winner is not None or not (0 <= seat < len(alive) and alive[seat]):
+        check_actor(state, seat)
     if state.day == 1:
         raise IllegalAction("S10", "no Ring order on Day 1")
-    if action.seat != state.order_holder:
+    if seat != state.order_holder:
         raise IllegalAction("S10", "only the order-holder can file the Ring order")
-    check_living(state, action.target)
-    if is_ring(state.seats[action.target].role):
+    check_living(state, target)
+    if is_ring(state.seats[target].role):
         raise IllegalAction("S10", "the order's target must not be a Ring member")
-    check_living(state, action.performer)
-    if not is_ring(state.seats[action.performer].role):
+    check_living(state, performer)
+    if not is_ring(state.seats[performer].role):
         raise IllegalAction("S10", "the performer must be a living Ring member")
 
 
 def check_vote(state: State, action: CastVote) -> None:
     """A vote names a living player or Abstains (S21)."""
-    check_actor(state, action.seat)
-    if action.choice != ABSTAIN:
-        check_living(state, action.choice, "S21")
+    check_vote_at(state, action.seat, action.choice)
+
+
+def check_vote_at(state: State, seat: int, choice: int) -> None:
+    """`seat`'s vote for `choice`: a living player, or ABSTAIN (S21)."""
+    alive = state.alive
+    if state.winner is not None or not (0 <= seat < len(alive) and alive[seat]):
+        check_actor(state, seat)
+    if choice != ABSTAIN and not (0 <= choice < len(alive) and alive[choice]):
+        check_living(state, choice, "S21")
 
 
 def whispers_sent_today(state: State, seat: int) -> int:
@@ -168,15 +196,23 @@ def whispers_sent_today(state: State, seat: int) -> int:
 
 def check_whisper(state: State, action: SendWhisper, sent_today: int | None = None) -> None:
     """Two a day, each to another living player (S31); `sent_today` overrides the count."""
-    check_actor(state, action.seat)
     if sent_today is None:
         sent_today = whispers_sent_today(state, action.seat)
+    check_whisper_at(state, action.seat, action.recipient, action.text, sent_today)
+
+
+def check_whisper_at(state: State, seat: int, recipient: int, text: str, sent_today: int) -> None:
+    """A whisper from `seat`, who sent `sent_today` already: two a day, to another (S31)."""
+    alive = state.alive
+    if state.winner is not None or not (0 <= seat < len(alive) and alive[seat]):
+        check_actor(state, seat)
     if sent_today >= WHISPERS_PER_DAY:
         raise IllegalAction("S31", "two whispers a day at most")
-    if action.recipient == action.seat:
+    if recipient == seat:
         raise IllegalAction("S31", "a whisper goes to another player")
-    check_living(state, action.recipient, "S31")
-    if len(action.text) > TEXT_LIMIT:
+    if not (0 <= recipient < len(alive) and alive[recipient]):
+        check_living(state, recipient, "S31")
+    if len(text) > TEXT_LIMIT:
         raise IllegalAction("S31", f"a whisper holds at most {TEXT_LIMIT} characters")
 
 

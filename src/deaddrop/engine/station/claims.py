@@ -307,6 +307,8 @@ def check_claim(claim: Claim, context: ClaimContext) -> None:
 
 def check_post_claims(state: State, text: str) -> tuple[Claim, ...]:
     """The claims of a post about to be made in this game; IllegalAction (S43) if malformed."""
+    if not text:
+        return ()  # every text-less whisper (all of a scenario's): no sentence to read
     claims = parse_post(text)
     if not claims:
         return claims  # free text (most posts, every text-less whisper): nothing to check

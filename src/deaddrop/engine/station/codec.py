@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypeGuard
 
 from deaddrop.engine.core.errors import IllegalAction
 from deaddrop.engine.station import actions as A
@@ -77,20 +77,22 @@ def setup_from_json(data: Any) -> Setup:
         raise IllegalAction("format", "setup: players must be a list of names")
     if type(seed) is not int:
         raise IllegalAction("format", "setup: seed must be an integer")
-    if deal is not None and not (
-        isinstance(deal, list)
-        and all(
-            isinstance(p, list) and len(p) == 2 and all(isinstance(x, str) for x in p) for p in deal
-        )
-    ):
+    if deal is not None and not is_pairs(deal):
         raise IllegalAction("format", "setup: deal must be a list of [codename, role] pairs")
     fixed = None if deal is None else tuple((codename, role) for codename, role in deal)
     return Setup(tuple(players), seed, fixed)
 
 
-def _is_pairs(value: Any) -> bool:
-    """Whether a value is a list of [str, str] pairs."""
-    return isinstance(value, list) and all(
-        isinstance(pair, list) and len(pair) == 2 and all(isinstance(x, str) for x in pair)
-        for pair in value
-    )
+def is_pairs(value: Any) -> TypeGuard[list[list[str]]]:
+    """Whether a value is a list of [str, str] pairs (a deal: codename and role per seat)."""
+    if not isinstance(value, list):
+        return False
+    for pair in value:  # a loop, not all() over a generator: a scenario's table is read each time
+        if not (
+            isinstance(pair, list)
+            and len(pair) == 2
+            and isinstance(pair[0], str)
+            and isinstance(pair[1], str)
+        ):
+            return False
+    return True

@@ -15,7 +15,7 @@ from deaddrop.engine.station.pouch import resolve_pouch
 from deaddrop.engine.station.roles import is_ring
 from deaddrop.engine.station.setup import Setup, start
 from deaddrop.engine.station.state import (
-    Ability,
+    ABILITY_ON,
     Death,
     Operation,
     Order,
@@ -32,7 +32,7 @@ def apply(state: State, action: A.Action) -> Transition:
     """The next state and the events it produced; IllegalAction when a rule forbids it."""
     if isinstance(action, A.SaveOperation):
         A.check_ability(state, action)
-        return _set_operation(state, action.seat, Ability(action.target))
+        return _set_operation(state, action.seat, ABILITY_ON[action.target])
     if isinstance(action, A.SaveOrder):
         A.check_order(state, action)
         return _set_operation(state, action.seat, Order(action.target, action.performer))
@@ -91,12 +91,12 @@ def apply_day(state: State, actions: Sequence[A.DayAction]) -> State:
     votes = list(state.votes)
     whispers = list(state.whispers)
     done = list(state.done)
-    sent: dict[int, int] = {}
+    sent = _sent_today(state)
     for index, action in enumerate(actions):
         try:
             if isinstance(action, A.SaveOperation):
                 A.check_ability(state, action)
-                operations[action.seat] = Ability(action.target)
+                operations[action.seat] = ABILITY_ON[action.target]
             elif isinstance(action, A.SaveOrder):
                 A.check_order(state, action)
                 operations[action.seat] = Order(action.target, action.performer)
@@ -113,13 +113,7 @@ def apply_day(state: State, actions: Sequence[A.DayAction]) -> State:
                 A.check_actor(state, action.seat)
                 done[action.seat] = action.done
             else:
-                count = sent.get(action.seat)
-                if count is None:
-                    count = A.whispers_sent_today(state, action.seat)
-                A.check_whisper(state, action, count)
-                check_post_claims(state, action.text)  # S43
-                sent[action.seat] = count + 1
-                whispers.append(Whisper(state.day, action.seat, action.recipient, action.text))
+                _send(state, sent, whispers, action.seat, action.recipient, action.text)
         except IllegalAction as error:
             raise BatchRefused(index, error) from None
     return evolve(
@@ -129,6 +123,66 @@ def apply_day(state: State, actions: Sequence[A.DayAction]) -> State:
         whispers=tuple(whispers),
         done=tuple(done),  # S41: a batch's done marks count like one-by-one ones
     )
+
+
+def save_day(
+    state: State,
+    operations: Iterable[tuple[int, Operation | None]],
+    votes: Iterable[tuple[int, int]],
+    whispers: Iterable[tuple[int, int, str]],
+) -> State:
+    """The day's saves in this order, as `apply_day` would give them: each (seat, Operation)
+    (None: withdrawn), each (seat, vote), each (sender, recipient, text) whisper.
+
+    The scenario's fast path: plain numbers, no action objects. BatchRefused's index counts
+    the saves across the three, in this order.
+    """
+    saved, cast, sent_whispers = list(state.operations), list(state.votes), list(state.whispers)
+    index, sent = 0, _sent_today(state)
+    try:
+        for seat, operation in operations:
+            if operation is None:
+                A.check_actor(state, seat)
+            elif isinstance(operation, Order):
+                A.check_order_at(state, seat, operation.target, operation.performer)
+            else:
+                A.check_ability_at(state, seat, operation.target)
+            saved[seat] = operation
+            index += 1
+        for seat, choice in votes:
+            A.check_vote_at(state, seat, choice)
+            cast[seat] = choice
+            index += 1
+        for sender, recipient, text in whispers:
+            _send(state, sent, sent_whispers, sender, recipient, text)
+            index += 1
+    except IllegalAction as error:
+        raise BatchRefused(index, error) from None
+    return evolve(state, operations=tuple(saved), votes=tuple(cast), whispers=tuple(sent_whispers))
+
+
+def _sent_today(state: State) -> dict[int, int]:
+    """How many whispers each seat has sent today, for a batch to count on from (S31)."""
+    sent: dict[int, int] = {}
+    for whisper in state.whispers:
+        sent[whisper.sender] = sent.get(whisper.sender, 0) + 1
+    return sent
+
+
+def _send(
+    state: State,
+    sent: dict[int, int],
+    whispers: list[Whisper],
+    seat: int,
+    recipient: int,
+    text: str,
+) -> None:
+    """Check one whisper of a batch and add it; `sent` counts each sender's so far (S31)."""
+    count = sent.get(seat, 0)
+    A.check_whisper_at(state, seat, recipient, text, count)
+    check_post_claims(state, text)  # S43: a whisper may carry claims
+    sent[seat] = count + 1
+    whispers.append(Whisper(state.day, seat, recipient, text))
 
 
 def replay(setup: Setup, log: Iterable[A.Action]) -> State:

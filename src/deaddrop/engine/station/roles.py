@@ -101,6 +101,10 @@ WHISPERS_PER_DAY = 2
 """S31: a living player may send two whispers a day."""
 
 
+RING_ROLES = frozenset(role for role, faction in FACTION.items() if faction is Faction.RING)
+"""The Ring's roles (S1), for a membership test where a check runs on every save."""
+
+
 def is_ring(role: str) -> bool:
     """Whether a role belongs to the Ring."""
-    return FACTION[role] is Faction.RING
+    return role in RING_ROLES

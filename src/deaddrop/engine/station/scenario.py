@@ -2,16 +2,16 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from typing import Any
 
 from deaddrop.engine.core.errors import IllegalAction
-from deaddrop.engine.station import actions as A
 from deaddrop.engine.station.cable import result_json
-from deaddrop.engine.station.game import BatchRefused, apply_day
+from deaddrop.engine.station.codec import is_pairs
+from deaddrop.engine.station.game import BatchRefused, save_day
 from deaddrop.engine.station.pouch import advance
 from deaddrop.engine.station.setup import Setup, check_deal, setup_from_deal, start
-from deaddrop.engine.station.state import ABSTAIN, Order, PouchRecord, State
+from deaddrop.engine.station.state import ABILITY_ON, ABSTAIN, Operation, Order, PouchRecord, State
 
 JSON = dict[str, Any]
 
@@ -30,9 +30,7 @@ def parse_setup(scenario: Any) -> Setup:
     if not isinstance(scenario, dict):
         raise ScenarioError("scenario: the top level must be a JSON object", None)
     players = scenario.get("players")
-    if not isinstance(players, list) or not all(
-        isinstance(p, list) and len(p) == 2 and all(isinstance(x, str) for x in p) for p in players
-    ):
+    if not is_pairs(players):
         raise ScenarioError("scenario: players must be a list of [codename, role] pairs", None)
     try:
         table = [(codename, role) for codename, role in players]
@@ -43,52 +41,89 @@ def parse_setup(scenario: Any) -> Setup:
     return setup
 
 
-def day_actions(
-    state: State, day: int, spec: Any, seat_of: Mapping[str, int]
-) -> Iterator[tuple[str, A.DayAction]]:
-    """(actor codename, action) for everything one day of the scenario saved, in order."""
+DaySaves = tuple[
+    list[tuple[int, Operation | None]], list[tuple[int, int]], list[tuple[int, int, str]]
+]
+"""One day of a scenario as `game.save_day` takes it: operations, votes, whispers."""
+
+_DAY_KEYS = frozenset({"operations", "votes", "whispers"})
+
+
+def parse_day(day: int, spec: Any, seat_of: Mapping[str, int]) -> DaySaves:
+    """Everything one day of the scenario saved, in order, with codenames read as seats (S3)."""
     if not isinstance(spec, dict):
         raise ScenarioError(f"day {day}: a day must be a JSON object", None)
-    unknown = set(spec) - {"operations", "votes", "whispers"}
-    if unknown:
-        raise ScenarioError(f"day {day}: unknown keys {sorted(unknown)}", None)
-    operations = _mapping(spec, "operations", day)
-    for name, operation in operations.items():
-        seat = _seat(seat_of, day, name, name)
-        if operation is None:
-            yield name, A.WithdrawOperation(seat)
-        elif isinstance(operation, dict) and set(operation) == {"target"}:
-            yield name, A.SaveOperation(seat, _seat(seat_of, day, name, operation["target"]))
-        elif (
-            isinstance(operation, dict)
-            and set(operation) == {"order"}
-            and isinstance(operation["order"], dict)
-            and set(operation["order"]) == {"target", "performer"}
-        ):
-            order = operation["order"]
-            target = _seat(seat_of, day, name, order["target"])
-            performer = _seat(seat_of, day, name, order["performer"])
-            yield name, A.SaveOrder(seat, target, performer)
-        else:
-            raise ScenarioError(
-                f'day {day}: {name}: an operation is {{"target": X}}, '
-                '{"order": {"target": X, "performer": Y}} or null',
-                None,
-            )
-    for name, choice in _mapping(spec, "votes", day).items():
-        seat = _seat(seat_of, day, name, name)
-        if choice == "abstain":
-            yield name, A.CastVote(seat, ABSTAIN)
-        else:
-            yield name, A.CastVote(seat, _seat(seat_of, day, name, choice))
-    whispers = spec.get("whispers", [])
-    if not isinstance(whispers, list):
+    if not _DAY_KEYS.issuperset(spec):
+        raise ScenarioError(f"day {day}: unknown keys {sorted(set(spec) - _DAY_KEYS)}", None)
+    operations = [
+        (_seat(seat_of, day, name, name), _operation(seat_of, day, name, operation))
+        for name, operation in _mapping(spec, "operations", day).items()
+    ]
+    votes = _votes(seat_of, day, _mapping(spec, "votes", day))
+    pairs = spec.get("whispers", [])
+    if not isinstance(pairs, list):
         raise ScenarioError(f"day {day}: whispers must be a list of [sender, recipient]", None)
-    for pair in whispers:
+    whispers = []
+    for pair in pairs:
         if not (isinstance(pair, list) and len(pair) == 2):
             raise ScenarioError(f"day {day}: a whisper is a [sender, recipient] pair", None)
-        sender = _seat(seat_of, day, str(pair[0]), pair[0])
-        yield str(pair[0]), A.SendWhisper(sender, _seat(seat_of, day, str(pair[0]), pair[1]))
+        sender, recipient = pair
+        actor = str(sender)
+        whispers.append(
+            (_seat(seat_of, day, actor, sender), _seat(seat_of, day, actor, recipient), "")
+        )
+    return operations, votes, whispers
+
+
+def _votes(seat_of: Mapping[str, int], day: int, votes: Mapping[str, Any]) -> list[tuple[int, int]]:
+    """(voter, choice) for each saved vote; a name nobody has is refused (S3)."""
+    seat = seat_of.get
+    try:
+        found = [
+            (seat(name), ABSTAIN if choice == "abstain" else seat(choice))
+            for name, choice in votes.items()
+        ]  # the usual case: every name is a codename, looked up without a call a name
+        if not any([voter is None or choice is None for voter, choice in found]):
+            return found  # type: ignore[return-value]
+    except TypeError:
+        pass  # a name that is no string at all (a list, an object): refused below
+    return [
+        (
+            _seat(seat_of, day, name, name),
+            ABSTAIN if choice == "abstain" else _seat(seat_of, day, name, choice),
+        )
+        for name, choice in votes.items()
+    ]
+
+
+def _operation(seat_of: Mapping[str, int], day: int, name: str, spec: Any) -> Operation | None:
+    """An operation of the scenario: {"target": X}, {"order": {...}} or null (withdrawn)."""
+    if spec is None:
+        return None
+    if isinstance(spec, dict) and len(spec) == 1:
+        if "target" in spec:
+            return ABILITY_ON[_seat(seat_of, day, name, spec["target"])]
+        order = spec.get("order")
+        if (
+            isinstance(order, dict)
+            and len(order) == 2
+            and "target" in order
+            and "performer" in order
+        ):
+            target = _seat(seat_of, day, name, order["target"])
+            return Order(target, _seat(seat_of, day, name, order["performer"]))
+    raise ScenarioError(
+        f'day {day}: {name}: an operation is {{"target": X}}, '
+        '{"order": {"target": X, "performer": Y}} or null',
+        None,
+    )
+
+
+def _actor(spec: Mapping[str, Any], index: int) -> str:
+    """The codename that made the day's save number `index` (operations, votes, whispers)."""
+    names: list[str] = [*spec.get("operations", {}), *spec.get("votes", {})]
+    names += [str(pair[0]) for pair in spec.get("whispers", [])]
+    return names[index]
 
 
 def _mapping(spec: Mapping[str, Any], key: str, day: int) -> Mapping[str, Any]:
@@ -110,24 +145,28 @@ def _seat(seat_of: Mapping[str, int], day: int, actor: str, codename: Any) -> in
 def pouch_json(state: State, record: PouchRecord) -> JSON:
     """One Pouch in the adjudication format."""
     seats = state.seats
-    tally: JSON = {seats[seat].codename: n for seat, n in record.tally}
+    names = [seat.codename for seat in seats]
+    tally: JSON = {names[seat]: n for seat, n in record.tally}
     tally["abstain"] = record.abstain
+    deaths = record.deaths
+    if len(deaths) > 1:
+        deaths = tuple(sorted(deaths, key=lambda d: names[d.seat]))
     return {
         "day": record.day,
         "tally": dict(sorted(tally.items())),
-        "recalled": None if record.recalled is None else seats[record.recalled].codename,
+        "recalled": None if record.recalled is None else names[record.recalled],
         "deaths": [
             {
-                "codename": seats[d.seat].codename,
+                "codename": names[d.seat],
                 "causes": list(d.causes),
                 "faction": seats[d.seat].faction.value,
             }
-            for d in sorted(record.deaths, key=lambda d: seats[d.seat].codename)
+            for d in deaths
         ],
-        "rumor": None if record.rumor is None else seats[record.rumor.target].codename,
+        "rumor": None if record.rumor is None else names[record.rumor.target],
         "results": {
-            seats[seat].codename: [result_json(seats, r) for r in results]
-            for seat, results in sorted(record.results, key=lambda sr: seats[sr[0]].codename)
+            names[seat]: [result_json(seats, r) for r in results]
+            for seat, results in sorted(record.results, key=lambda sr: names[sr[0]])
         },
         "defector_won": record.defector_won,
         "winner": record.winner,
@@ -149,11 +188,11 @@ def run_scenario(scenario: Any, *, deadlines: list[State] | None = None) -> tupl
             raise ScenarioError(
                 f"day {number}: the game ended at Day {state.day}'s Pouch (S24)", "S24"
             )
-        saves = list(day_actions(state, number, spec, seat_of))
+        operations, votes, whispers = parse_day(number, spec, seat_of)
         try:
-            state = apply_day(state, [action for _, action in saves])
+            state = save_day(state, operations, votes, whispers)
         except BatchRefused as error:
-            line = f"day {number}: {saves[error.index][0]}: {error.message} ({error.code})"
+            line = f"day {number}: {_actor(spec, error.index)}: {error.message} ({error.code})"
             raise ScenarioError(line, error.code) from None
         if deadlines is not None:
             deadlines.append(state)

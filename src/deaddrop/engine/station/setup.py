@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -10,11 +9,11 @@ from deaddrop.engine.core.errors import IllegalAction
 from deaddrop.engine.core.rng import Rng
 from deaddrop.engine.station.roles import (
     BIRDS,
+    FACTION,
     MAX_PLAYERS,
     MIN_PLAYERS,
     RINGLEADER,
     ROLE_TABLE,
-    ROLES,
 )
 from deaddrop.engine.station.state import Seat, State
 
@@ -29,6 +28,9 @@ class Setup:
     """The seed of the deal and of every later draw (S4)."""
     deal: tuple[tuple[str, str], ...] | None = None
     """(codename, role) per seat when fixed in advance (scenarios); None deals from the seed."""
+
+
+_SORTED_TABLE = {count: sorted(roles) for count, roles in ROLE_TABLE.items()}
 
 
 def check_player_count(count: int) -> None:
@@ -55,10 +57,12 @@ def check_deal(deal: Sequence[tuple[str, str]]) -> None:
             raise IllegalAction("S3", f"codename {codename!r} must be one upper-case word")
     if len(set(codenames)) != len(codenames):
         raise IllegalAction("S3", "codenames must be distinct")
-    for _, role in deal:
-        if role not in ROLES:
+    roles = [role for _, role in deal]
+    for role in roles:
+        if role not in FACTION:
             raise IllegalAction("S1", f"no such role {role!r}")
-    if Counter(role for _, role in deal) != Counter(ROLE_TABLE[len(deal)]):
+    roles.sort()  # the same roles as the table, each as many times: the same sorted list
+    if roles != _SORTED_TABLE[len(deal)]:
         raise IllegalAction("S1", f"the roles do not match the S1 table for {len(deal)} players")
 
 
@@ -72,11 +76,15 @@ def start(setup: Setup) -> State:
             raise IllegalAction("S1", "one player per dealt seat")
         fixed, rng = tuple(setup.deal), Rng.from_seed(setup.seed)
     seats = tuple(
-        Seat(index, player, codename, role)
-        for index, (player, (codename, role)) in enumerate(zip(setup.players, fixed, strict=True))
+        [
+            Seat(index, player, codename, role)
+            for index, (player, (codename, role)) in enumerate(
+                zip(setup.players, fixed, strict=True)
+            )
+        ]
     )
     count = len(seats)
-    ringleader = next(seat.index for seat in seats if seat.role == RINGLEADER)
+    ringleader = [seat.role for seat in seats].index(RINGLEADER)
     return State(
         seats=seats,
         seed=setup.seed,

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from deaddrop.engine.core.rng import Rng
-from deaddrop.engine.station.roles import FACTION, Faction
+from deaddrop.engine.station.roles import FACTION, MAX_PLAYERS, Faction
 
 ABSTAIN = -1
 """A saved vote for nobody (S21). An unsaved vote (None) also counts as Abstain (S7)."""
@@ -52,6 +52,9 @@ class Order:
 
 
 Operation = Ability | Order
+
+ABILITY_ON: tuple[Ability, ...] = tuple([Ability(seat) for seat in range(MAX_PLAYERS)])
+"""The Ability aimed at each seat, made once: equal to a new one, and a day saves many."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from deaddrop.engine.station.roles import is_ring
+from deaddrop.engine.station.roles import RING_ROLES
 from deaddrop.engine.station.state import Seat
 
 STATION = "station"
@@ -16,7 +16,7 @@ def check_victory(seats: Sequence[Seat], alive: Sequence[bool], *, last_pouch: b
     ring = others = 0
     for seat, living in zip(seats, alive, strict=True):
         if living:
-            if is_ring(seat.role):
+            if seat.role in RING_ROLES:
                 ring += 1
             else:
                 others += 1  # S24: a living Defector counts among the others
@@ -36,6 +36,6 @@ def next_order_holder(
     if holder is not None and alive[holder]:
         return holder
     for seat in seats:
-        if alive[seat.index] and is_ring(seat.role):
+        if alive[seat.index] and seat.role in RING_ROLES:
             return seat.index
     return None
