@@ -166,16 +166,26 @@ def _a_searched_view() -> dict[str, Any]:
     raise AssertionError("the master never searched")
 
 
-def test_master_stops_searching_before_its_time_budget_runs_out() -> None:
+def test_master_plays_a_fixed_number_of_guesses_whatever_the_clock() -> None:
+    # A slow machine (every clock reading 5 ms later) below the safety cap: same search.
     seat_view = _a_searched_view()
-    clock = _Clock(step=0.01)  # every guess costs one reading: 10 ms of the fake clock
+    calm = MasterBot(5, budget=None)
+    slow = MasterBot(5, clock=_Clock(step=0.005))
+    assert slow.choose(copy.deepcopy(seat_view)) == calm.choose(copy.deepcopy(seat_view))
+    assert slow.searched == calm.searched > 2
+    assert slow.weighed == calm.weighed
+
+
+def test_master_stops_searching_at_its_safety_cap() -> None:
+    seat_view = _a_searched_view()
+    clock = _Clock(step=0.01)  # every reading 10 ms after the last, whatever the machine
     master = MasterBot(5, budget=0.035, clock=clock)
     master.choose(copy.deepcopy(seat_view))
-    # Readings: the start (deadline 0.045), the search's start, then one or two per guess.
-    assert 1 <= master.searched <= 2 and clock.now <= 0.045 + 0.01 + 1e-9
+    # Readings: the start (cap at 0.045), then one before each guess: three guesses fit.
+    assert master.searched == 3 and clock.now <= 0.045 + 0.01 + 1e-9
     hurried = MasterBot(5, budget=0.0, clock=_Clock(step=0.01))
     choice = hurried.choose(copy.deepcopy(seat_view))
-    assert hurried.searched == 0  # no time for one guess: the expert's best option stands
+    assert hurried.searched == 0  # past the cap before one guess: the expert's best option stands
     assert choice == hurried.expert.ranked(copy.deepcopy(seat_view))[0][1]
 
 
