@@ -120,23 +120,25 @@ def test_c8_ismcts_rollouts_grab_only_a_pair_matching_the_guessed_drop() -> None
     assert certain_grab(world) == EndTurn(0)
 
 
-class _Unpruned(MasterBot):
-    """The master with every playout of every close call played."""
+class _Exhaustive(MasterBot):
+    """The master with every playout of every search played: no option or search stops early."""
 
-    def _search(self, view: Any, belief: Any, candidates: Any, prune: bool = False) -> Any:
-        return super()._search(view, belief, candidates, prune=False)
+    def _search(
+        self, view: Any, belief: Any, candidates: Any, prune: bool = False, settled: Any = None
+    ) -> Any:
+        return super()._search(view, belief, candidates, prune=False, settled=None)
 
 
-@pytest.mark.parametrize("players", [2, 3])
-def test_master_stopping_hopeless_options_early_never_changes_its_choice(players: int) -> None:
-    pruned, unpruned = MasterBot(5, budget=None), _Unpruned(5, budget=None)
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_master_stopping_searches_once_settled_never_changes_its_choice(players: int) -> None:
+    quick, exhaustive = MasterBot(5, budget=None), _Exhaustive(5, budget=None)
     state = start(Setup(players, 11, Options()))
-    for _ in range(40):
+    for _ in range(60):
         if state.pending is None:
             break
         seat_view = view(state, state.pending.seat)
-        choice = pruned.choose(seat_view)
-        assert unpruned.choose(seat_view) == choice
+        choice = quick.choose(seat_view)
+        assert exhaustive.choose(seat_view) == choice
         state, _ = apply(state, choice)
 
 

@@ -154,7 +154,11 @@ class MasterBot:
             weighed = [Option(first, q if first is best else 0.0, None)]
             weighed.append(Option(second, q if second is best else 0.0, None))
             return self._settle(drop, weighed, False)
-        (wait,) = self._search(view, belief, [end])
+
+        def overrules(wait: float) -> bool:  # as `_settle` will judge the searched wait
+            return wait >= q + MARGIN if expert_grabs else q >= wait + MARGIN
+
+        (wait,) = self._search(view, belief, [end], settled=overrules)
         weighed = [Option(best, q, q), Option(end, 0.0, wait)]
         if not expert_grabs:
             weighed.reverse()
@@ -180,6 +184,7 @@ class MasterBot:
         belief: Belief,
         candidates: Sequence[Action],
         prune: bool = False,
+        settled: Callable[[float], bool] | None = None,
     ) -> list[float | None]:
         """Each candidate's share of round wins over the same posterior guesses.
 
@@ -188,7 +193,9 @@ class MasterBot:
         every share is then over the same guesses. With `prune`, candidates come in the
         expert's order and a later one drops out once even winning every guess left could not
         lift it MARGIN above the first, the least `_settle` asks of it; its value is then
-        that bound, which `_settle` never picks.
+        that bound, which `_settle` never picks. With `settled` (one candidate: how its share
+        will be judged), the search stops once the guesses left cannot change that judgement,
+        and the value is the share it has already won, which is judged the same.
         """
         sampler = posterior_sampler(belief)
         drop = drop_dist(belief)
@@ -214,6 +221,11 @@ class MasterBot:
                 winner, left = Playout(world, seat, drop, random.Random(seed)).run()
                 totals[index] += 1.0 if winner == seat else (1.0 / left if winner is None else 0.0)
             played += 1
+            if settled is not None:
+                low, high = totals[0] / count, (totals[0] + count - played) / count
+                if settled(low) == settled(high):  # the judgement is monotone in the share
+                    self.searched = max(self.searched, played)
+                    return [low]
             if prune:
                 for i in running:
                     if self._hopeless(totals, i, count - played):
