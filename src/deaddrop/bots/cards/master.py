@@ -15,7 +15,8 @@ leaves the expert's choice only when the search says another option wins at leas
 more rounds: measured against the expert, playouts alone choose worse than its one-step
 scores, so they only overrule it on clear evidence. The search has a fixed
 size: PLAYOUTS guesses, each played by every candidate still in the running, stopping early
-only once no rival of the expert's choice can still overrule it. So a seed and a view give
+only once the guesses left cannot change the choice (no rival of the expert's can still
+overrule it; for a grab, the wait's share is settled either way). So a seed and a view give
 the same choice on any machine, however busy (`cards simulate` is reproducible). The wall
 clock is only a safety cap (TIME_CAP, far above what a search takes on a working machine):
 past it the search stops and judges on the guesses played, or the expert's choice stands.
