@@ -120,23 +120,25 @@ def test_c8_ismcts_rollouts_grab_only_a_pair_matching_the_guessed_drop() -> None
     assert certain_grab(world) == EndTurn(0)
 
 
-class _Unpruned(MasterBot):
-    """The master with every playout of every close call played."""
+class _Exhaustive(MasterBot):
+    """The master with every playout of every search played: no option or search stops early."""
 
-    def _search(self, view: Any, belief: Any, candidates: Any, prune: bool = False) -> Any:
-        return super()._search(view, belief, candidates, prune=False)
+    def _search(
+        self, view: Any, belief: Any, candidates: Any, prune: bool = False, settled: Any = None
+    ) -> Any:
+        return super()._search(view, belief, candidates, prune=False, settled=None)
 
 
-@pytest.mark.parametrize("players", [2, 3])
-def test_master_stopping_hopeless_options_early_never_changes_its_choice(players: int) -> None:
-    pruned, unpruned = MasterBot(5, budget=None), _Unpruned(5, budget=None)
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_master_stopping_searches_once_settled_never_changes_its_choice(players: int) -> None:
+    quick, exhaustive = MasterBot(5, budget=None), _Exhaustive(5, budget=None)
     state = start(Setup(players, 11, Options()))
-    for _ in range(40):
+    for _ in range(60):
         if state.pending is None:
             break
         seat_view = view(state, state.pending.seat)
-        choice = pruned.choose(seat_view)
-        assert unpruned.choose(seat_view) == choice
+        choice = quick.choose(seat_view)
+        assert exhaustive.choose(seat_view) == choice
         state, _ = apply(state, choice)
 
 
@@ -166,16 +168,26 @@ def _a_searched_view() -> dict[str, Any]:
     raise AssertionError("the master never searched")
 
 
-def test_master_stops_searching_before_its_time_budget_runs_out() -> None:
+def test_master_plays_a_fixed_number_of_guesses_whatever_the_clock() -> None:
+    # A slow machine (every clock reading 5 ms later) below the safety cap: same search.
     seat_view = _a_searched_view()
-    clock = _Clock(step=0.01)  # every guess costs one reading: 10 ms of the fake clock
+    calm = MasterBot(5, budget=None)
+    slow = MasterBot(5, clock=_Clock(step=0.005))
+    assert slow.choose(copy.deepcopy(seat_view)) == calm.choose(copy.deepcopy(seat_view))
+    assert slow.searched == calm.searched > 2
+    assert slow.weighed == calm.weighed
+
+
+def test_master_stops_searching_at_its_safety_cap() -> None:
+    seat_view = _a_searched_view()
+    clock = _Clock(step=0.01)  # every reading 10 ms after the last, whatever the machine
     master = MasterBot(5, budget=0.035, clock=clock)
     master.choose(copy.deepcopy(seat_view))
-    # Readings: the start (deadline 0.045), the search's start, then one or two per guess.
-    assert 1 <= master.searched <= 2 and clock.now <= 0.045 + 0.01 + 1e-9
+    # Readings: the start (cap at 0.045), then one before each guess: three guesses fit.
+    assert master.searched == 3 and clock.now <= 0.045 + 0.01 + 1e-9
     hurried = MasterBot(5, budget=0.0, clock=_Clock(step=0.01))
     choice = hurried.choose(copy.deepcopy(seat_view))
-    assert hurried.searched == 0  # no time for one guess: the expert's best option stands
+    assert hurried.searched == 0  # past the cap before one guess: the expert's best option stands
     assert choice == hurried.expert.ranked(copy.deepcopy(seat_view))[0][1]
 
 

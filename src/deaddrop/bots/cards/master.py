@@ -13,12 +13,14 @@ plays each option out to the round's end with the expert-like playout policy at
 every seat (`playout`), and values it by the share of rounds the master won. The master
 leaves the expert's choice only when the search says another option wins at least MARGIN
 more rounds: measured against the expert, playouts alone choose worse than its one-step
-scores, so they only overrule it on clear evidence. The search is anytime: it plays one guess
-at a time by every candidate still in the running, and stops after PLAYOUTS guesses, once no
-rival of the expert's choice can still overrule it, or when one more guess would overrun the
-BUDGET of the decision (a turn must not keep a table waiting; the expert's choice stands if
-no guess fits). Without a budget (`budget=None`) a seed and a view give the same choice. As
-the target of Share Info, or a seller handing back a card, it answers as the expert does.
+scores, so they only overrule it on clear evidence. The search has a fixed
+size: PLAYOUTS guesses, each played by every candidate still in the running, stopping early
+only once the guesses left cannot change the choice (no rival of the expert's can still
+overrule it; for a grab, the wait's share is settled either way). So a seed and a view give
+the same choice on any machine, however busy (`cards simulate` is reproducible). The wall
+clock is only a safety cap (TIME_CAP, far above what a search takes on a working machine):
+past it the search stops and judges on the guesses played, or the expert's choice stands.
+As the target of Share Info, or a seller handing back a card, it answers as the expert does.
 
 `weighed` keeps what the last decision weighed, for the notebook's hint.
 """
@@ -47,10 +49,10 @@ PLAYOUTS = 20
 """Guesses (each played out once per option) per searched decision."""
 MARGIN = 0.15
 """How many more rounds in a hundred, over 100, the search must win to overrule the expert."""
-BUDGET = 0.025
-"""Seconds a decision may spend, the exact posterior included, before its search stops: the
-search is anytime (every guess is played by every candidate in turn), so a busy machine costs
-guesses, never the 50 ms a decision aimed at."""
+TIME_CAP = 0.25
+"""Seconds after which a decision's search stops whatever it has played: a safety net for a
+machine so overloaded that a table would wait, ten times what a search takes on a normal one.
+The strength comes from the fixed PLAYOUTS, never from the clock."""
 LONG_SHOT = 0.15
 """A grab less likely than this is not searched: the master ends its turn."""
 
@@ -91,13 +93,14 @@ class MasterBot:
         self,
         seed: int = 0,
         playouts: int = PLAYOUTS,
-        budget: float | None = BUDGET,
+        budget: float | None = TIME_CAP,
         clock: Callable[[], float] = time.perf_counter,
     ) -> None:
         self.expert = ExpertBot(seed)
         self.playouts = playouts
         self.budget = budget
-        """Seconds a decision may search (None: no limit, every playout is played)."""
+        """The safety cap in seconds (None: none; a seed and a view then give the same choice
+        whatever the machine)."""
         self.clock = clock
         self._deadline = 0.0
         self.searched = 0
@@ -152,7 +155,11 @@ class MasterBot:
             weighed = [Option(first, q if first is best else 0.0, None)]
             weighed.append(Option(second, q if second is best else 0.0, None))
             return self._settle(drop, weighed, False)
-        (wait,) = self._search(view, belief, [end])
+
+        def overrules(wait: float) -> bool:  # as `_settle` will judge the searched wait
+            return wait >= q + MARGIN if expert_grabs else q >= wait + MARGIN
+
+        (wait,) = self._search(view, belief, [end], settled=overrules)
         weighed = [Option(best, q, q), Option(end, 0.0, wait)]
         if not expert_grabs:
             weighed.reverse()
@@ -178,15 +185,18 @@ class MasterBot:
         belief: Belief,
         candidates: Sequence[Action],
         prune: bool = False,
+        settled: Callable[[float], bool] | None = None,
     ) -> list[float | None]:
         """Each candidate's share of round wins over the same posterior guesses.
 
         Guesses are played in turn, each by every candidate still in the running (common
-        random numbers), until `playouts` guesses are played or the time budget is spent;
+        random numbers), until `playouts` guesses are played (or the safety cap is reached);
         every share is then over the same guesses. With `prune`, candidates come in the
         expert's order and a later one drops out once even winning every guess left could not
         lift it MARGIN above the first, the least `_settle` asks of it; its value is then
-        that bound, which `_settle` never picks.
+        that bound, which `_settle` never picks. With `settled` (one candidate: how its share
+        will be judged), the search stops once the guesses left cannot change that judgement,
+        and the value is the share it has already won, which is judged the same.
         """
         sampler = posterior_sampler(belief)
         drop = drop_dist(belief)
@@ -198,7 +208,7 @@ class MasterBot:
         # Drawn up front, so stopping early leaves the RNG where a full search would.
         guesses = [sampler.draw(self._rng) for _ in range(count)]
         seeds = [self._rng.getrandbits(32) for _ in guesses]
-        played, started = 0, self.clock()
+        played = 0
         # Once every rival of the first has dropped out, the choice is settled: stop there.
         while (
             played < count
@@ -212,15 +222,18 @@ class MasterBot:
                 winner, left = Playout(world, seat, drop, random.Random(seed)).run()
                 totals[index] += 1.0 if winner == seat else (1.0 / left if winner is None else 0.0)
             played += 1
-            if self._next_too_late(started, played):
-                break
+            if settled is not None:
+                low, high = totals[0] / count, (totals[0] + count - played) / count
+                if settled(low) == settled(high):  # the judgement is monotone in the share
+                    self.searched = max(self.searched, played)
+                    return [low]
             if prune:
                 for i in running:
                     if self._hopeless(totals, i, count - played):
                         bounds[i] = (totals[i] + count - played) / count
                 running = [i for i in running if i not in bounds]
         self.searched = max(self.searched, played)
-        if played == 0:  # no time left even for one guess: the expert's choice stands
+        if played == 0:  # past the safety cap before one guess: the expert's choice stands
             return [None] * len(candidates)
         return [bounds.get(i, totals[i] / played) for i in range(len(candidates))]
 
@@ -232,10 +245,3 @@ class MasterBot:
 
     def _out_of_time(self) -> bool:
         return self.budget is not None and self.clock() >= self._deadline
-
-    def _next_too_late(self, started: float, played: int) -> bool:
-        """Whether one more guess, at the mean time of those played so far, would overrun."""
-        if self.budget is None:
-            return False
-        now = self.clock()
-        return now + (now - started) / played > self._deadline

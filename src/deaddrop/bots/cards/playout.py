@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from functools import lru_cache
 
 from deaddrop.bots.cards.expert import COVER, GRAB_BASE, GRAB_PER_OPPONENT, Dist, sums
 from deaddrop.bots.cards.world import ACTION, GIVE, GRAB, World
@@ -40,6 +41,7 @@ OTHERS_GRAB = 0.5
 """Decisions after which a playout stops; the seats left share the round equally."""
 
 
+@lru_cache(maxsize=1 << 16)
 def hand_value(hand: tuple[int, ...], drop: Dist) -> float:
     """The expert's hand value: the best pair's chance plus COVER times the pairs' cover."""
     hits = [drop[s] for s in sums(hand)]
@@ -64,6 +66,9 @@ class Playout:
                 )
             else:
                 self.base.append([1.0 if u > 0 else 0.0 for u in unseen])
+        # A seat's belief changes only when what it sees changes: its hand, The Stash or
+        # the face-up hands; most decisions of a playout change none of them for most seats.
+        self._cached: list[tuple[object, Dist] | None] = [None] * players
 
     def _visible(self, seat: int) -> list[int]:
         world = self.world
@@ -80,6 +85,16 @@ class Playout:
 
     def belief(self, seat: int) -> Dist:
         """The seat's cheap belief over The Drop now."""
+        world = self.world
+        key = (world.hands[seat], world.stash, *(world.hands[s] for s in world.eliminated))
+        cached = self._cached[seat]
+        if cached is not None and cached[0] == key:
+            return cached[1]
+        drop = self._fresh_belief(seat)
+        self._cached[seat] = (key, drop)
+        return drop
+
+    def _fresh_belief(self, seat: int) -> Dist:
         seen = self.seen[seat]
         for value, count in enumerate(self._visible(seat)):
             if count > seen[value]:
