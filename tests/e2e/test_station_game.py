@@ -40,10 +40,12 @@ def open_game(host: Agent, others: list[Agent]) -> str:
     """The host opens a quick game, the others join by the invite link, the host starts it."""
     page = host.page
     page.goto(f"{host.base}/games/new")
-    page.get_by_label("Title").fill("Checkpoint Charlie")
-    page.get_by_label("Pouch time").fill("21:00")
-    page.get_by_label("Day length").select_option(str(DAY_MINUTES))
-    page.get_by_role("button", name="Open the lobby").click()
+    # The page also offers a practice game, with a day length of its own: fill in the new game's.
+    form = page.get_by_role("region", name="New game of Station")
+    form.get_by_label("Title").fill("Checkpoint Charlie")
+    form.get_by_label("Pouch time").fill("21:00")
+    form.get_by_label("Day length").select_option(str(DAY_MINUTES))
+    form.get_by_role("button", name="Open the lobby").click()
     page.wait_for_url("**/lobby")
     lobby_url = page.url
     invite = page.get_by_role("textbox", name="Link").input_value()
