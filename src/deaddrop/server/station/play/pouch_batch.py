@@ -23,6 +23,7 @@ from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from deaddrop.server.clock import Clock
+from deaddrop.server.db.versioned import update_versioned
 from deaddrop.server.hosting.transaction import commit_writes
 from deaddrop.server.station.game.models import StationGame
 from deaddrop.server.station.game.store import load_states
@@ -82,6 +83,7 @@ class BatchResolver:
                 return claimed, None
             try:
                 staged = await self._stage(db, games)
+                await update_versioned(db, games, locked=True)  # claimed FOR UPDATE
                 await commit_writes(db, [pouch.write for pouch in staged])
             except Exception:
                 # Nothing of the batch is stored; the single-game path tells the culprit.
