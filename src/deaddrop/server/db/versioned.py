@@ -29,16 +29,26 @@ async def update_versioned(db: AsyncSession, rows: Sequence[Base], *, locked: bo
     mapper: Any = inspect(type(rows[0]))  # typed loosely: any versioned model
     version = mapper.version_id_col
     key = mapper.primary_key[0]
+    # Compared by name: `==` on a Column builds an SQL expression (slowly), not a bool.
+    columns = {
+        prop.key: prop.columns[0].name
+        for prop in mapper.column_attrs
+        if prop.columns[0].name not in (key.name, version.name)
+    }
     groups: dict[tuple[str, ...], list[dict[str, Any]]] = defaultdict(list)
     for row in rows:
         state = inspect(row)
+        # The attributes set since the load (their history would compare every JSON value).
         changed = {
-            prop.columns[0].name: state.attrs[prop.key].value
-            for prop in mapper.column_attrs
-            if prop.columns[0] not in (key, version) and state.attrs[prop.key].history.has_changes()
+            columns[name]: state.dict[name] for name in state.committed_state if name in columns
         }
-        old = state.committed_state.get(version.key, getattr(row, version.key))
-        params = {**changed, "_key": getattr(row, key.key), "_old": old, version.name: old + 1}
+        old = getattr(row, mapper.get_property_by_column(version).key)
+        params = {
+            **changed,
+            "_key": mapper.primary_key_from_instance(row)[0],
+            "_old": old,
+            version.name: old + 1,
+        }
         groups[tuple(sorted(changed))].append(params)
     counted = (await db.connection()).dialect.supports_sane_multi_rowcount
     with db.no_autoflush:  # the ORM must not write these rows itself first
