@@ -60,6 +60,6 @@ async def update_versioned(db: AsyncSession, rows: Sequence[Base], *, locked: bo
             )
             written = int(getattr(await db.execute(statement, group), "rowcount", -1))
             if (counted or not locked) and written != len(group):
-                raise StaleDataError(f"{len(group) - written} rows changed meanwhile")
+                raise StaleDataError(f"{written} of {len(group)} rows written: changed meanwhile")
     for row in rows:
         db.expunge(row)

@@ -8,8 +8,12 @@ from typing import Any
 import pytest
 from litestar import Litestar
 from litestar.testing import TestClient
+from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.orm.exc import StaleDataError
 
+from deaddrop.server.db.versioned import update_versioned
+from deaddrop.server.settings import Settings
 from deaddrop.server.station.game.models import StationGame
 from deaddrop.server.station.play import pouch_batch
 from deaddrop.server.station.play.pouch_runner import PouchRunner
@@ -99,3 +103,37 @@ def test_a_broken_game_leaves_the_rest_of_its_batch_to_resolve_one_by_one(
     assert [day for day, _ in run_db(lambda db: _days(db, ids))] == [2, 1, 2, 2, 2]
     assert _run(server, _runner(server, clock)) == 1  # fixed, it resolves once as well
     assert len(run_db(_pouches)) == 5
+
+
+def test_batched_game_rows_are_written_only_at_the_version_read(
+    clock: ManualClock, run_db: RunDB, server: TestClient[Litestar], settings: Settings
+) -> None:
+    ids = run_db(lambda db: quick_games(db, 2, clock, "rows"))
+    sessionmaker = server.app.state.sessionmaker
+    before = [version for _, version in run_db(lambda db: _extended(db, ids))]
+
+    async def write_both(moved_meanwhile: str | None) -> None:
+        async with sessionmaker() as db:
+            claim = select(StationGame).where(StationGame.public_id.in_(ids)).with_for_update()
+            games = list(await db.scalars(claim.order_by(StationGame.id)))
+            if moved_meanwhile is not None:
+                async with sessionmaker() as other:  # another writer commits first
+                    (await game_row(other, moved_meanwhile)).title = "Renamed"
+                    await other.commit()
+            for game in games:
+                game.day_extended_seconds = 60
+            await update_versioned(db, games, locked=True)
+            await db.commit()
+
+    server.blocking_portal.call(write_both, None)
+    after = [(60, version + 1) for version in before]
+    assert run_db(lambda db: _extended(db, ids)) == after
+    if not settings.database_url.startswith("sqlite"):
+        return  # PostgreSQL: the claim's row locks keep every other writer waiting
+    with pytest.raises(StaleDataError):
+        server.blocking_portal.call(write_both, ids[1])
+    assert run_db(lambda db: _extended(db, ids)) == [after[0], (60, after[1][1] + 1)]
+
+
+async def _extended(db: AsyncSession, ids: list[str]) -> list[tuple[int, int]]:
+    return [((game := await game_row(db, i)).day_extended_seconds, game.row_version) for i in ids]
