@@ -37,6 +37,16 @@ def _run(server: TestClient[Litestar], runner: PouchRunner) -> int:
     return result
 
 
+def _due_wave(
+    run_db: RunDB, clock: ManualClock, monkeypatch: pytest.MonkeyPatch, games: int, batch: int
+) -> list[str]:
+    """`games` started games, all due now, resolved `batch` to a transaction."""
+    monkeypatch.setattr(pouch_batch, "BATCH", batch)
+    ids: list[str] = run_db(lambda db: quick_games(db, games, clock, f"wave{games}x{batch}"))
+    clock.set(DAY_ONE)
+    return ids
+
+
 async def _days(db: AsyncSession, ids: list[str]) -> list[tuple[int, int]]:
     return [((game := await game_row(db, i)).day, game.version) for i in ids]
 
@@ -44,9 +54,7 @@ async def _days(db: AsyncSession, ids: list[str]) -> list[tuple[int, int]]:
 def test_a_wave_resolves_in_batches_each_game_once(
     clock: ManualClock, run_db: RunDB, server: TestClient[Litestar], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(pouch_batch, "BATCH", 3)
-    ids = run_db(lambda db: quick_games(db, 7, clock, "wave"))
-    clock.set(DAY_ONE)
+    ids = _due_wave(run_db, clock, monkeypatch, 7, 3)
     assert _run(server, _runner(server, clock)) == 7
     assert _run(server, _runner(server, clock)) == 0
     records = run_db(_pouches)
@@ -57,9 +65,7 @@ def test_a_wave_resolves_in_batches_each_game_once(
 def test_a_crash_mid_batch_stores_none_of_it_and_the_next_runner_resolves_each_once(
     clock: ManualClock, run_db: RunDB, server: TestClient[Litestar], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(pouch_batch, "BATCH", 4)
-    ids = run_db(lambda db: quick_games(db, 6, clock, "cut"))
-    clock.set(DAY_ONE)
+    ids = _due_wave(run_db, clock, monkeypatch, 6, 4)
     staged: list[int] = []
 
     async def crash_on_the_third(game: StationGame, day: int) -> None:
@@ -90,9 +96,7 @@ def test_a_crash_mid_batch_stores_none_of_it_and_the_next_runner_resolves_each_o
 def test_a_broken_game_leaves_the_rest_of_its_batch_to_resolve_one_by_one(
     clock: ManualClock, run_db: RunDB, server: TestClient[Litestar], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(pouch_batch, "BATCH", 4)
-    ids = run_db(lambda db: quick_games(db, 5, clock, "broken"))
-    clock.set(DAY_ONE)
+    ids = _due_wave(run_db, clock, monkeypatch, 5, 4)
     broken = run_db(lambda db: game_row(db, ids[1])).id
 
     async def refuse_one(game: StationGame, day: int) -> None:
