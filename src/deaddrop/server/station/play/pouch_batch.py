@@ -2,9 +2,10 @@
 
 A batch claims the most overdue running games in one query (`FOR UPDATE SKIP LOCKED` on
 PostgreSQL, so that runners running at once take different batches instead of queueing on the
-same rows), reads their logs in one query, stages each day (play/pouch_day.py) and commits them
-all at once with one journal insert: a few statements and one commit per batch instead of a
-handful and a commit per game.
+same rows), reads their logs in one query, stages each day (play/pouch_day.py), writes the
+game rows with a few executemany UPDATEs (db/versioned.py) and the journal with one insert,
+and commits once: a few statements and one commit per batch instead of a handful and a commit
+per game.
 
 Exactly once still holds: a batch is one transaction, so a crash before its commit stores none
 of its days and leaves every game due for the next runner, and the commit checks each game
@@ -21,10 +22,11 @@ from datetime import datetime
 
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+from sqlalchemy.orm.exc import StaleDataError
 
 from deaddrop.server.clock import Clock
 from deaddrop.server.db.versioned import update_versioned
-from deaddrop.server.hosting.transaction import commit_writes
+from deaddrop.server.hosting.transaction import Conflict, commit_writes
 from deaddrop.server.station.game.models import StationGame
 from deaddrop.server.station.game.store import load_states
 from deaddrop.server.station.play.pouch_day import StagedPouch, stage_pouch
@@ -85,6 +87,10 @@ class BatchResolver:
                 staged = await self._stage(db, games)
                 await update_versioned(db, games, locked=True)  # claimed FOR UPDATE
                 await commit_writes(db, [pouch.write for pouch in staged])
+            except (Conflict, StaleDataError):
+                await db.rollback()  # another writer moved a game: nothing of the batch stored
+                logger.info("a batch of %d Pouches lost a race; one game at a time", len(games))
+                return claimed, None
             except Exception:
                 # Nothing of the batch is stored; the single-game path tells the culprit.
                 logger.exception("a batch of %d Pouches failed; one game at a time", len(games))
