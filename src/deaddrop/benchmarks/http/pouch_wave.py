@@ -106,20 +106,22 @@ def run_workers(
     """Start `workers` × `deaddrop worker --once` at once; (seconds until all exited, resolved)."""
     env = server_env(settings, var_dir)
     cores = os.cpu_count() or 1
+    logs = [var_dir / f"worker-{number}.log" for number in range(workers)]
     started = monotonic()
     processes = []
-    for number in range(workers):
+    # Each worker writes its log (a line per Pouch) to a file: through a pipe read one worker
+    # after the other, a second worker blocks on its full pipe until the first one exits.
+    for number, log in enumerate(logs):
         core = None if first_core is None else (first_core + number) % cores
         command = pinned([sys.executable, "-m", "deaddrop.cli", "worker", "--once"], core)
-        processes.append(
-            subprocess.Popen(
-                command, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
+        with log.open("w", encoding="utf-8") as out:
+            processes.append(
+                subprocess.Popen(command, env=env, stdout=out, stderr=subprocess.STDOUT)
             )
-        )
-    outputs = [process.communicate()[0] for process in processes]
+    for process in processes:
+        process.wait()
     seconds = monotonic() - started
-    for number, output in enumerate(outputs):  # the runner logs every Pouch: kept, not shown
-        (var_dir / f"worker-{number}.log").write_text(output, encoding="utf-8")
+    outputs = [log.read_text(encoding="utf-8") for log in logs]
     if any(process.returncode for process in processes):
         raise RuntimeError(f"a worker failed:\n{''.join(outputs)}")
     return seconds, sum(int(m.group(1)) for out in outputs for m in _RESOLVED.finditer(out))

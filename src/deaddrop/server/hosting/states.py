@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
@@ -70,6 +71,22 @@ class ActionLog:
         )
         return list(rows)
 
+    async def of_games(
+        self, db: AsyncSession, upto: Mapping[int, int]
+    ) -> dict[int, list[tuple[int, Any]]]:
+        """(seq, stored JSON) of every entry up to each game's version, in order, in one
+        query (games by row id → version; a game without entries is missing)."""
+        rows = await db.execute(
+            select(self.game, self.seq, self.action)
+            .where(self.game.in_(list(upto)))
+            .order_by(self.game, self.seq)
+        )
+        entries: dict[int, list[tuple[int, Any]]] = {}
+        for game_id, seq, data in rows:
+            if seq <= upto[game_id]:
+                entries.setdefault(game_id, []).append((seq, data))
+        return entries
+
 
 @dataclass(frozen=True)
 class Stored:
@@ -93,12 +110,33 @@ async def replay_log(
     cached = cache.get(game.public_id)
     if cached is not None and cached[0] == game.version:
         return cached[1]
-    if cached is not None and cached[0] < game.version:
-        after, state = cached
-    else:
-        after, state = 0, engine.start(setup)
+    start = start_of(engine, cache, game, setup)
+    entries = await log.after(db, game.game_id, start[0], game.version)
+    return replay_entries(engine, cache, game, start, entries)
+
+
+def start_of(
+    engine: Engine[SetupT, StateT, Any], cache: StateCache[StateT], game: Stored, setup: SetupT
+) -> tuple[int, StateT]:
+    """Where replaying a game starts: (version, state) of its cached state when older than the
+    game, else (0, the start)."""
+    cached = cache.get(game.public_id)
+    if cached is not None and cached[0] <= game.version:
+        return cached
+    return 0, engine.start(setup)
+
+
+def replay_entries(
+    engine: Engine[Any, StateT, Any],
+    cache: StateCache[StateT],
+    game: Stored,
+    start: tuple[int, StateT],
+    entries: Iterable[Any],
+) -> StateT:
+    """The state at the game's version: `start` plus the stored entries after it (cached)."""
+    after, state = start
     count = 0
-    for data in await log.after(db, game.game_id, after, game.version):
+    for data in entries:
         state, _ = engine.apply(state, engine.action_from_json(data))
         count += 1
     if after + count != game.version:

@@ -10,7 +10,7 @@ pages woken and the background jobs it made due told.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
@@ -25,6 +25,7 @@ from deaddrop.server.hosting import writers
 from deaddrop.server.hosting.refusals import Refused, Stale
 from deaddrop.server.hosting.states import StateCache
 from deaddrop.server.live import journal
+from deaddrop.server.live.journal import JournalRow
 from deaddrop.server.live.wakeup import wakeups_of
 
 StateT = TypeVar("StateT")
@@ -102,20 +103,57 @@ class GameWrite(Generic[StateT, ActionT]):
         The journal is not flushed before the commit, so that a lost race for the game row or
         a sequence number surfaces here, where the caller may retry, not halfway through.
         """
-        stream = self.game.stream(self.public_id)
         seq = 0
         if self._events:
-            seq = await journal.append(self.db, stream, self._events, flush=False)
-        try:
-            await self.db.commit()
-        except (StaleDataError, IntegrityError) as error:
-            await self.db.rollback()
-            raise Conflict() from error
+            seq = await journal.append(self.db, self.stream, self._events, flush=False)
+        await commit_or_conflict(self.db)
+        await self.settle(seq)
+        return seq
+
+    @property
+    def stream(self) -> str:
+        """The journal stream of the written game."""
+        return self.game.stream(self.public_id)
+
+    def take_events(self) -> list[Event]:
+        """The events journaled so far, handed to a caller that stores them itself."""
+        events, self._events = self._events, []
+        return events
+
+    async def settle(self, seq: int) -> None:
+        """After the commit: cache the state reached, wake the stream's listeners up to `seq`
+        and the jobs this write made due."""
         self._events = []
         if self._reached is not None:
             self.game.states.remember(self.public_id, *self._reached)
         wakeups = wakeups_of(self.db)
-        await wakeups.stream(stream, seq)
+        await wakeups.stream(self.stream, seq)
         for job in self._due:
             wakeups.due(job)
-        return seq
+
+
+async def commit_or_conflict(db: AsyncSession, journal_rows: Sequence[JournalRow] = ()) -> None:
+    """Insert the journal rows, commit; a lost race for a game row or a key rolls back and
+    becomes `Conflict`."""
+    try:
+        await journal.insert_rows(db, journal_rows)
+        await db.commit()
+    except (StaleDataError, IntegrityError) as error:
+        await db.rollback()
+        raise Conflict() from error
+
+
+async def commit_writes(db: AsyncSession, writes: Sequence[GameWrite[Any, Any]]) -> None:
+    """Commit several games' writes in `db`'s one transaction (a lost race of any:
+    `Conflict`, nothing stored), their journals in one insert; then settle each."""
+    with db.no_autoflush:  # a lost race surfaces in the commit, as in `GameWrite.commit`
+        last = await journal.last_seqs(db, [write.stream for write in writes])
+    rows: list[JournalRow] = []
+    seqs = []
+    for write in writes:
+        events = write.take_events()
+        rows += journal.rows_after(write.stream, last[write.stream], events)
+        seqs.append(last[write.stream] + len(events) if events else 0)
+    await commit_or_conflict(db, rows)
+    for write, seq in zip(writes, seqs, strict=True):
+        await write.settle(seq)

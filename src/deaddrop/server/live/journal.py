@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from typing import Protocol
+from collections.abc import Iterable, Sequence
+from typing import Any, Protocol
 
-from sqlalchemy import func, select
+from sqlalchemy import func, insert, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from deaddrop.engine.core.events import Event
@@ -45,21 +45,48 @@ async def append(
     else:
         with db.no_autoflush:
             seq = await last_seq(db, stream)
-    for event in events:
-        seq += 1
-        db.add(
-            LiveEvent(
-                stream=stream,
-                seq=seq,
-                kind=event.kind,
-                public=event.audience.public,
-                seats=sorted(event.audience.seats),
-                payload=dict(event.payload),
-            )
-        )
+    rows = rows_after(stream, seq, events)
+    db.add_all(LiveEvent(**row) for row in rows)
     if flush:
         await db.flush()
-    return seq
+    return seq + len(rows)
+
+
+async def last_seqs(db: AsyncSession, streams: Iterable[str]) -> dict[str, int]:
+    """The newest sequence number of each stream, in one query (0 for an empty one)."""
+    wanted = list(streams)
+    found = await db.execute(
+        select(LiveEvent.stream, func.max(LiveEvent.seq))
+        .where(LiveEvent.stream.in_(wanted))
+        .group_by(LiveEvent.stream)
+    )
+    newest = {stream: int(seq or 0) for stream, seq in found}
+    return {stream: newest.get(stream, 0) for stream in wanted}
+
+
+JournalRow = dict[str, Any]
+"""A journal row's column values, to insert."""
+
+
+async def insert_rows(db: AsyncSession, rows: Sequence[JournalRow]) -> None:
+    """Insert journal rows in one statement (many at once: cheaper than one object each)."""
+    if rows:
+        await db.execute(insert(LiveEvent), list(rows))
+
+
+def rows_after(stream: str, seq: int, events: Iterable[Event]) -> list[JournalRow]:
+    """The journal rows of `events`, numbered after `seq`, as column values (to insert)."""
+    return [
+        {
+            "stream": stream,
+            "seq": seq + number,
+            "kind": event.kind,
+            "public": event.audience.public,
+            "seats": sorted(event.audience.seats),
+            "payload": dict(event.payload),
+        }
+        for number, event in enumerate(events, start=1)
+    ]
 
 
 class Addressed(Protocol):

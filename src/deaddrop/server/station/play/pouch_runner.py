@@ -1,6 +1,6 @@
 """The Pouch runner: resolve every game whose deadline has passed, exactly once per day.
 
-Claim → resolve → store → commit → publish, one transaction per (game, day):
+Claim → resolve → store → commit → publish, one transaction per (game, day) or per batch:
 
 - **Claim.** On PostgreSQL the due game's row is taken with `SELECT … FOR UPDATE SKIP LOCKED`,
   so concurrent runners spread over games instead of queueing on one. Everywhere (SQLite has
@@ -11,6 +11,8 @@ Claim → resolve → store → commit → publish, one transaction per (game, d
   commit leaves the game as it was, still due, for the next pass of any runner.
 - **Catch-up.** The next deadline is computed from the deadline that passed, not from now,
   so after downtime each missed day resolves in order, once, until the game is current.
+- **Waves.** Many games due at once go a batch per transaction (play/pouch_batch.py), all
+  or nothing per batch; a batch that fails goes back to one game per transaction.
 - **Early Pouch (S41).** A save that makes every living player done moves the deadline to
   now (play/service.do_act) and, once committed, wakes the runners of its process
   (`Wakeups.due(POUCH_RUNNER)`).
@@ -21,28 +23,25 @@ from __future__ import annotations
 import logging
 import os
 import socket
-from collections.abc import Awaitable, Callable
+from collections.abc import Sequence
 from datetime import datetime
 
 from sqlalchemy import ColumnElement, and_, func, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from deaddrop.engine.station import ResolvePouch, all_done
 from deaddrop.server.background import Loop, LoopWorker
 from deaddrop.server.clock import Clock
 from deaddrop.server.hosting.transaction import Conflict
 from deaddrop.server.live.wakeup import wakeups_in
-from deaddrop.server.station.bot_seats.bot_due import BOT_RUNNER
-from deaddrop.server.station.game.models import StationAction, StationGame, StationPouch
-from deaddrop.server.station.game.schedule import next_deadline
+from deaddrop.server.station.game.models import StationGame
 from deaddrop.server.station.game.store import load_state, write_to
 from deaddrop.server.station.game.writes import (
     announce,
-    follow_engine,
-    schedule_of,
 )
 from deaddrop.server.station.host import table_limits
 from deaddrop.server.station.host.service import resume
+from deaddrop.server.station.play.pouch_batch import BatchResolver, BeforeCommit
+from deaddrop.server.station.play.pouch_day import stage_pouch
 from deaddrop.server.station.play.pouch_due import POUCH_RUNNER
 
 logger = logging.getLogger("deaddrop.station.runner")
@@ -55,9 +54,6 @@ POLL_SECONDS = 30.0
 """Longest sleep: other processes may move deadlines without waking this one."""
 RETRY_SECONDS = 1.0
 """Sleep when a due game was held by someone else (a player's save, another runner)."""
-
-BeforeCommit = Callable[[StationGame, int], Awaitable[None]]
-"""A test hook run inside the transaction just before it commits: (game, day)."""
 
 
 def default_name() -> str:
@@ -82,27 +78,36 @@ class PouchRunner(LoopWorker):
         # The wake-ups of the app whose sessionmaker this is: its saves tell it of due Pouches.
         self.wakeups = wakeups_in(sessionmaker)
         self.before_commit = before_commit
+        self.batches = BatchResolver(sessionmaker, clock, self.name, before_commit)
         self._loop = Loop(logger, "Pouch runner", POLL_SECONDS)
 
     async def run_once(self) -> int:
         """Resolve everything due now, catching up missed days; returns the Pouches resolved."""
-        resolved = 0
+        # A wave of due games goes a batch per transaction; what is left (pauses run out,
+        # games a batch could not take) goes one game at a time.
+        resolved = await self.batches.run(self.step_each)
         for _ in range(MAX_PASSES):
-            due = await self.due_games()
-            progressed = False
-            for game_id in due:
-                try:
-                    outcome = await self.step(game_id)
-                except Exception:
-                    # One broken game must not stop the others; it stays due and is retried.
-                    logger.exception("resolving game %s failed; it stays due", game_id)
-                    continue
-                if outcome is not None:
-                    progressed = True
-                    resolved += outcome == "pouch"
+            done, progressed = await self.step_each(await self.due_games())
+            resolved += done
             if not progressed:
                 break
         return resolved
+
+    async def step_each(self, due: Sequence[int]) -> tuple[int, bool]:
+        """`step` each game in turn: (Pouches resolved, whether any game moved on)."""
+        resolved = 0
+        progressed = False
+        for game_id in due:
+            try:
+                outcome = await self.step(game_id)
+            except Exception:
+                # One broken game must not stop the others; it stays due and is retried.
+                logger.exception("resolving game %s failed; it stays due", game_id)
+                continue
+            if outcome is not None:
+                progressed = True
+                resolved += outcome == "pouch"
+        return resolved, progressed
 
     async def run_forever(self) -> None:
         """Run passes until cancelled, sleeping until the next deadline or a wake-up."""
@@ -175,50 +180,17 @@ class PouchRunner(LoopWorker):
 
     async def _resolve(self, db: AsyncSession, game: StationGame) -> str | None:
         """Resolve today's Pouch (S20) and schedule the next day, in this transaction."""
-        assert game.deadline is not None
-        deadline: datetime = game.deadline
         state = await load_state(db, game)
-        day = state.day
-        early = game.early_pouch and all_done(state)  # S41
-        write = write_to(db, game)
-        new_state, _ = write.apply(state, ResolvePouch())  # the Cable, results: same commit
-        game.version += 1
-        game.table_version = game.version  # pages built before the Pouch are stale now
-        follow_engine(game, new_state, self.clock.now())
-        if not new_state.over:
-            # Anchored on the deadline that passed, not on now: missed days catch up in order.
-            game.deadline = next_deadline(schedule_of(game), deadline)
-            game.day_extended_seconds = 0
-            write.due(BOT_RUNNER)  # a day opens: bots decide now, not at the bot runner's poll
-        db.add(
-            StationAction(
-                game_id=game.id,
-                seq=game.version,
-                day=day,
-                action=write.action_json(ResolvePouch()),
-                user_id=None,
-            )
-        )
-        db.add(
-            StationPouch(
-                game_id=game.id,
-                day=day,
-                seq=game.version,
-                deadline=deadline,
-                early=early,
-                runner=self.name,
-            )
-        )
+        staged = stage_pouch(db, game, state, self.clock.now(), self.name)
         if self.before_commit is not None:
-            await self.before_commit(game, day)
-        write.reached(game.version, new_state)
+            await self.before_commit(game, staged.day)
         public_id = game.public_id
         try:
-            await write.commit()
+            await staged.write.commit()
         except Conflict:
-            logger.info("game %s day %d: another writer got there first", public_id, day)
+            logger.info("game %s day %d: another writer got there first", public_id, staged.day)
             return None
-        logger.info("game %s: Pouch of day %d resolved by %s", game.public_id, day, self.name)
+        logger.info("game %s: Pouch of day %d resolved by %s", public_id, staged.day, self.name)
         return "pouch"
 
 
