@@ -6,6 +6,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import os
+import socket
 from collections.abc import Awaitable, Callable
 
 Pass = Callable[[], Awaitable[float]]
@@ -73,3 +75,9 @@ class LoopWorker:
     def stop(self) -> None:
         """End after the current pass (nothing cut in half)."""
         self._loop.stop()
+
+
+def worker_name() -> str:
+    """A background worker's name in the records it claims (Pouches, mails, bot decisions):
+    host and process, so a claim says who took it and a stale one who let it go."""
+    return f"{socket.gethostname()}:{os.getpid()}"[:64]

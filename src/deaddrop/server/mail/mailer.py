@@ -9,15 +9,13 @@ runner, so tests move both together.
 from __future__ import annotations
 
 import logging
-import os
-import socket
 from collections.abc import Awaitable, Callable
 from datetime import datetime, timedelta
 
 from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from deaddrop.server.background import Loop, LoopWorker
+from deaddrop.server.background import Loop, LoopWorker, worker_name
 from deaddrop.server.clock import Clock
 from deaddrop.server.mail import deliveries
 from deaddrop.server.mail.deliveries import Claim, DeliveryKey
@@ -46,11 +44,6 @@ Compose = Callable[
 ]
 
 
-def default_name() -> str:
-    """A mailer's name in the ledger: host and process."""
-    return f"{socket.gethostname()}:{os.getpid()}"[:64]
-
-
 class Mailer(LoopWorker):
     """Sends each digest and reminder at most once per (game, day, user), retrying failures."""
 
@@ -67,7 +60,7 @@ class Mailer(LoopWorker):
         self.clock = clock
         self.settings = settings
         self.send = send or smtp_sender(settings)
-        self.name = name or default_name()
+        self.name = name or worker_name()
         self._loop = Loop(logger, "mailer", POLL_SECONDS)
 
     async def run_once(self) -> int:

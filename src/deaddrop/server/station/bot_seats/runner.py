@@ -19,7 +19,7 @@ from deaddrop.bots.station.base import DayPlan
 from deaddrop.bots.station.registry import level
 from deaddrop.engine.station import setup_from_json
 from deaddrop.engine.station.channels import Channel
-from deaddrop.server.background import Loop, LoopWorker
+from deaddrop.server.background import Loop, LoopWorker, worker_name
 from deaddrop.server.clock import Clock
 from deaddrop.server.hosting.refusals import Refused
 from deaddrop.server.live.wakeup import wakeups_in
@@ -31,7 +31,6 @@ from deaddrop.server.station.chat.channels import RateLimited, do_post
 from deaddrop.server.station.game.access import GameContext
 from deaddrop.server.station.game.models import StationGame, StationSeat
 from deaddrop.server.station.game.store import load_state
-from deaddrop.server.station.play.pouch_runner import default_name
 from deaddrop.server.station.play.service import do_act
 from deaddrop.server.station.practice.pace import done_when_decided
 from deaddrop.server.station.standins.start import seats_to_play
@@ -70,7 +69,7 @@ class BotRunner(LoopWorker):
         self.sessionmaker = sessionmaker
         self.clock = clock
         self.timing = timing
-        self.name = name or default_name()
+        self.name = name or worker_name()
         self._loop = Loop(logger, "bot runner", POLL_SECONDS)
         # The wake-ups of the app whose sessionmaker this is: a day that opens wakes it.
         self.wakeups = wakeups_in(sessionmaker)

@@ -21,15 +21,13 @@ Claim → resolve → store → commit → publish, one transaction per (game, d
 from __future__ import annotations
 
 import logging
-import os
-import socket
 from collections.abc import Sequence
 from datetime import datetime
 
 from sqlalchemy import ColumnElement, and_, func, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from deaddrop.server.background import Loop, LoopWorker
+from deaddrop.server.background import Loop, LoopWorker, worker_name
 from deaddrop.server.clock import Clock
 from deaddrop.server.hosting.transaction import Conflict
 from deaddrop.server.live.wakeup import wakeups_in
@@ -56,11 +54,6 @@ RETRY_SECONDS = 1.0
 """Sleep when a due game was held by someone else (a player's save, another runner)."""
 
 
-def default_name() -> str:
-    """A runner's name in the Pouch records: host and process."""
-    return f"{socket.gethostname()}:{os.getpid()}"[:64]
-
-
 class PouchRunner(LoopWorker):
     """Resolves due Pouches and ends expired pauses; safe to run in many processes at once."""
 
@@ -74,7 +67,7 @@ class PouchRunner(LoopWorker):
     ) -> None:
         self.sessionmaker = sessionmaker
         self.clock = clock
-        self.name = name or default_name()
+        self.name = name or worker_name()
         # The wake-ups of the app whose sessionmaker this is: its saves tell it of due Pouches.
         self.wakeups = wakeups_in(sessionmaker)
         self.before_commit = before_commit
