@@ -15,6 +15,7 @@ from deaddrop.server.app import create_app
 from deaddrop.server.overload import (
     BUSY_MESSAGE,
     STREAMS_MESSAGE,
+    Gate,
     Limits,
     Overloaded,
     is_saturated,
@@ -97,8 +98,9 @@ def test_requests_past_the_limit_are_turned_away_before_any_work(database: Datab
     assert api.json() == {"status_code": 503, "detail": BUSY_MESSAGE}
 
 
-def _gate(limits: Limits) -> tuple[Any, asyncio.Event, list[str]]:
-    """The middleware around an app that waits for `release` before it answers."""
+def _gate(limits: Limits) -> tuple[Any, Any, asyncio.Event, list[str]]:
+    """One gate around two routes' apps (as Litestar wraps each route) that wait for
+    `release` before they answer."""
     release = asyncio.Event()
     served: list[str] = []
 
@@ -106,7 +108,8 @@ def _gate(limits: Limits) -> tuple[Any, asyncio.Event, list[str]]:
         await release.wait()
         served.append(scope["path"])
 
-    return shed_load(slow_app, limits), release, served
+    gate = Gate(limits)
+    return shed_load(slow_app, gate), shed_load(slow_app, gate), release, served
 
 
 def _scope(path: str) -> dict[str, Any]:
@@ -119,12 +122,12 @@ async def _nothing() -> None:
 
 def test_the_gates_count_requests_and_streams_apart_and_free_a_place_when_done() -> None:
     async def scenario() -> None:
-        gate, release, served = _gate(Limits(requests=1, streams=1))
+        gate, other_route, release, served = _gate(Limits(requests=1, streams=1))
         first = asyncio.create_task(gate(_scope("/account"), _nothing, _nothing))
         stream = asyncio.create_task(gate(_scope("/games/abc/events"), _nothing, _nothing))
         await asyncio.sleep(0)
-        with pytest.raises(Overloaded) as busy:
-            await gate(_scope("/account"), _nothing, _nothing)
+        with pytest.raises(Overloaded) as busy:  # the limit is the process's, not the route's
+            await other_route(_scope("/"), _nothing, _nothing)
         assert busy.value.headers == {"Retry-After": "1"}
         with pytest.raises(Overloaded) as streams:
             await gate(_scope("/t/xyz/events"), _nothing, _nothing)
@@ -143,7 +146,7 @@ def test_a_failing_request_frees_its_place() -> None:
         raise RuntimeError("boom")
 
     async def scenario() -> None:
-        gate: Any = shed_load(failing, Limits(requests=1))
+        gate: Any = shed_load(failing, Gate(Limits(requests=1)))
         for _ in range(3):
             with pytest.raises(RuntimeError):
                 await gate(_scope("/"), _nothing, _nothing)

@@ -47,7 +47,7 @@ from deaddrop.server.live.wakeup import (
     unregister_broker,
 )
 from deaddrop.server.nul_guard import refuse_nul
-from deaddrop.server.overload import Limits, shed_load
+from deaddrop.server.overload import Gate, Limits, shed_load
 from deaddrop.server.pages import routes as page_routes
 from deaddrop.server.render import jinja_environment
 from deaddrop.server.security_headers import add_security_headers
@@ -116,7 +116,7 @@ def create_app(
         # Load is shed first, before any work; NUL is refused before the session (or any
         # handler) takes it to the database.
         middleware=[
-            DefineMiddleware(shed_load, limits=_limits(settings)),
+            DefineMiddleware(shed_load, gate=Gate(_limits(settings))),
             DefineMiddleware(refuse_nul),
             _sessions(settings).middleware,
         ],

@@ -50,16 +50,25 @@ def is_stream(scope: HTTPScope) -> bool:
     return scope["method"] == "GET" and scope["path"].endswith("/events")
 
 
-def shed_load(app: ASGIApp, limits: Limits) -> ASGIApp:
+class Gate:
+    """The counts of one process, shared by every route: Litestar builds the middleware stack
+    once per route handler, so a counter made inside the factory would count one route only."""
+
+    def __init__(self, limits: Limits) -> None:
+        self.limits = limits
+        self.counts = {"requests": 0, "streams": 0}
+
+
+def shed_load(app: ASGIApp, gate: Gate) -> ASGIApp:
     """ASGI middleware factory: past a limit, a request is refused with 503 and Retry-After."""
-    counts = {"requests": 0, "streams": 0}
+    counts = gate.counts
 
     async def middleware(scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != ScopeType.HTTP:
             await app(scope, receive, send)
             return
         kind = "streams" if is_stream(scope) else "requests"
-        if counts[kind] >= getattr(limits, kind):
+        if counts[kind] >= getattr(gate.limits, kind):
             raise _refusal(kind)
         counts[kind] += 1
         try:
