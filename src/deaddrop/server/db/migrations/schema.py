@@ -48,6 +48,35 @@ def moment(name: str, *, null: bool = False) -> sa.Column[Any]:
     return sa.Column(name, sa.DateTime(timezone=True), nullable=null)
 
 
+def false_for_existing_rows(name: str) -> sa.Column[Any]:
+    """A yes/no column added to a table with rows: each of them gets false."""
+    return sa.Column(name, sa.Boolean(), server_default=sa.false(), nullable=False)
+
+
+def created_at() -> sa.Column[Any]:
+    """When the row was written."""
+    return moment("created_at")
+
+
+def created_and_updated() -> tuple[sa.Column[Any], sa.Column[Any]]:
+    """When the row was written, and when it last changed."""
+    return moment("created_at"), moment("updated_at")
+
+
+def game_id(table: str) -> tuple[sa.Column[Any], sa.ForeignKeyConstraint]:
+    """The Station game the row belongs to (`game_id`); the game's deletion takes the row."""
+    return integer("game_id"), references(table, "game_id", "station_games")
+
+
+def user_id(table: str, *, optional: bool = False) -> tuple[sa.Column[Any], Any]:
+    """The account the row belongs to (`user_id`): the account's deletion takes the row, or,
+    where `optional`, only empties the column."""
+    ondelete = "SET NULL" if optional else "CASCADE"
+    return integer("user_id", null=optional), references(
+        table, "user_id", "users", ondelete=ondelete
+    )
+
+
 def primary_key(table: str, *columns: str) -> sa.PrimaryKeyConstraint:
     """The table's primary key over `columns`."""
     return sa.PrimaryKeyConstraint(*columns, name=op.f(f"pk_{table}"))
@@ -80,6 +109,20 @@ def index(table: str, *columns: str, name: str | None = None) -> None:
 def drop_index(table: str, *columns: str, name: str | None = None) -> None:
     """Drop the index `index` made over `columns`."""
     op.drop_index(name or _index_name(table, columns), table_name=table)
+
+
+def add_columns(table: str, *columns: sa.Column[Any]) -> None:
+    """Add `columns` to a table (SQLite copies the table in batch mode)."""
+    with op.batch_alter_table(table, schema=None) as batch_op:
+        for column in columns:
+            batch_op.add_column(column)
+
+
+def drop_columns(table: str, *names: str) -> None:
+    """Drop the columns `names` from a table, in that order."""
+    with op.batch_alter_table(table, schema=None) as batch_op:
+        for name in names:
+            batch_op.drop_column(name)
 
 
 def _index_name(table: str, columns: tuple[str, ...]) -> str:

@@ -20,8 +20,7 @@ def upgrade() -> None:
         schema.string("time_zone", 64),
         schema.string("password_hash", 255),
         schema.integer("auth_epoch"),
-        schema.moment("created_at"),
-        schema.moment("updated_at"),
+        *schema.created_and_updated(),
         schema.unique("users", "username"),
     )
     op.create_table(

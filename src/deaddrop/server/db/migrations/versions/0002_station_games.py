@@ -34,7 +34,7 @@ def upgrade() -> None:
         schema.moment("pause_ends_at", null=True),
         schema.string("winner", 10, null=True),
         schema.integer("lobby_size"),
-        schema.moment("created_at"),
+        schema.created_at(),
         schema.moment("started_at", null=True),
         schema.moment("ended_at", null=True),
         schema.moment("updated_at"),
@@ -48,59 +48,51 @@ def upgrade() -> None:
     schema.index("station_games", "status", "deadline")
     op.create_table(
         "station_actions",
-        schema.integer("game_id"),
+        *schema.game_id("station_actions"),
         schema.integer("seq"),
         schema.integer("day"),
         schema.json("action"),
-        schema.integer("user_id", null=True),
-        schema.moment("created_at"),
-        schema.references("station_actions", "game_id", "station_games"),
-        schema.references("station_actions", "user_id", "users", ondelete="SET NULL"),
+        *schema.user_id("station_actions", optional=True),
+        schema.created_at(),
         schema.primary_key("station_actions", "game_id", "seq"),
     )
     schema.create_with_id(
         "station_announcements",
-        schema.integer("game_id"),
+        *schema.game_id("station_announcements"),
         schema.integer("day"),
         schema.string("kind", 20),
         schema.text("text"),
-        schema.moment("created_at"),
-        schema.references("station_announcements", "game_id", "station_games"),
+        schema.created_at(),
     )
     schema.index("station_announcements", "game_id")
     schema.create_with_id(
         "station_pouches",
-        schema.integer("game_id"),
+        *schema.game_id("station_pouches"),
         schema.integer("day"),
         schema.integer("seq"),
         schema.moment("deadline"),
         schema.boolean("early"),
         schema.string("runner", 64),
         schema.moment("resolved_at"),
-        schema.references("station_pouches", "game_id", "station_games"),
         schema.unique("station_pouches", "game_id", "day"),
     )
     schema.create_with_id(
         "station_seat_holders",
-        schema.integer("game_id"),
+        *schema.game_id("station_seat_holders"),
         schema.integer("seat"),
-        schema.integer("user_id"),
+        *schema.user_id("station_seat_holders"),
         schema.integer("from_day"),
         schema.integer("until_day"),
         schema.moment("replaced_at"),
-        schema.references("station_seat_holders", "game_id", "station_games"),
-        schema.references("station_seat_holders", "user_id", "users"),
     )
     schema.index("station_seat_holders", "game_id")
     schema.create_with_id(
         "station_seats",
-        schema.integer("game_id"),
-        schema.integer("user_id"),
+        *schema.game_id("station_seats"),
+        *schema.user_id("station_seats"),
         schema.integer("seat", null=True),
         schema.integer("first_full_day"),
         schema.moment("joined_at"),
-        schema.references("station_seats", "game_id", "station_games"),
-        schema.references("station_seats", "user_id", "users"),
         schema.unique("station_seats", "game_id", "seat"),
         schema.unique("station_seats", "game_id", "user_id"),
     )

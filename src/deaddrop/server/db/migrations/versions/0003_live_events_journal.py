@@ -20,7 +20,7 @@ def upgrade() -> None:
         schema.boolean("public"),
         schema.json("seats"),
         schema.json("payload"),
-        schema.moment("created_at"),
+        schema.created_at(),
         schema.unique("live_events", "stream", "seq"),
     )
 

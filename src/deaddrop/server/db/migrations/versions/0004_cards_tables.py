@@ -26,8 +26,7 @@ def upgrade() -> None:
         schema.integer("version"),
         schema.moment("due_at", null=True),
         schema.integer("winner", null=True),
-        schema.moment("created_at"),
-        schema.moment("updated_at"),
+        *schema.created_and_updated(),
         schema.integer("row_version"),
         schema.unique("cards_tables", "invite_token"),
         schema.unique("cards_tables", "public_id"),
@@ -40,7 +39,7 @@ def upgrade() -> None:
         schema.integer("seq"),
         schema.json("action"),
         schema.boolean("auto"),
-        schema.moment("created_at"),
+        schema.created_at(),
         schema.references("cards_actions", "table_id", "cards_tables"),
         schema.primary_key("cards_actions", "table_id", "seq"),
     )

@@ -14,13 +14,12 @@ def upgrade() -> None:
     """Create `station_messages`."""
     schema.create_with_id(
         "station_messages",
-        schema.integer("game_id"),
+        *schema.game_id("station_messages"),
         schema.string("channel", 16),
         schema.integer("day"),
         schema.integer("seat"),
         schema.text("text"),
-        schema.moment("created_at"),
-        schema.references("station_messages", "game_id", "station_games"),
+        schema.created_at(),
     )
     schema.index(
         "station_messages", "game_id", "channel", "id", name="ix_station_messages_game_channel_id"

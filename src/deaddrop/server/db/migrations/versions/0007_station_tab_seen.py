@@ -14,12 +14,10 @@ def upgrade() -> None:
     """Create `station_tab_seen`."""
     schema.create_with_id(
         "station_tab_seen",
-        schema.integer("game_id"),
-        schema.integer("user_id"),
+        *schema.game_id("station_tab_seen"),
+        *schema.user_id("station_tab_seen"),
         schema.string("tab", 16),
         schema.integer("seq"),
-        schema.references("station_tab_seen", "game_id", "station_games"),
-        schema.references("station_tab_seen", "user_id", "users"),
         schema.unique("station_tab_seen", "game_id", "user_id", "tab"),
     )
     schema.index("station_tab_seen", "user_id")

@@ -18,14 +18,13 @@ def upgrade() -> None:
         batch_op.add_column(schema.string("bot_level", 16, null=True))
     schema.create_with_id(
         "station_bot_decisions",
-        schema.integer("game_id"),
+        *schema.game_id("station_bot_decisions"),
         schema.integer("day"),
         schema.integer("seat"),
         schema.string("fingerprint", 64),
         schema.string("runner", 64),
         schema.moment("claimed_at"),
         schema.moment("done_at", null=True),
-        schema.references("station_bot_decisions", "game_id", "station_games"),
         schema.unique("station_bot_decisions", "game_id", "day", "seat", "fingerprint"),
     )
 

@@ -20,39 +20,31 @@ def upgrade() -> None:
     """Create `station_standin_options`, `station_standins` and `station_bot_pending_posts`."""
     op.create_table(
         "station_standin_options",
-        schema.integer("game_id"),
+        *schema.game_id("station_standin_options"),
         schema.integer("hours"),
         schema.string("level", 16),
         schema.primary_key("station_standin_options", "game_id"),
-        schema.references("station_standin_options", "game_id", "station_games"),
     )
     schema.create_with_id(
         "station_standins",
-        schema.integer("game_id"),
+        *schema.game_id("station_standins"),
         schema.integer("seat"),
         schema.string("level", 16),
         schema.integer("from_day"),
         schema.integer("back_day", null=True),
         schema.moment("started_at"),
         schema.moment("ended_at", null=True),
-        schema.references("station_standins", "game_id", "station_games"),
         schema.unique("station_standins", "game_id", "seat", "from_day"),
     )
     schema.create_with_id(
         "station_bot_pending_posts",
-        schema.integer("game_id"),
+        *schema.game_id("station_bot_pending_posts"),
         schema.integer("seat"),
         schema.string("channel", 16),
         schema.text("text"),
-        schema.moment("created_at"),
-        schema.references("station_bot_pending_posts", "game_id", "station_games"),
+        schema.created_at(),
     )
-    op.create_index(
-        "ix_station_bot_pending_posts_game_id",
-        "station_bot_pending_posts",
-        ["game_id"],
-        unique=False,
-    )
+    schema.index("station_bot_pending_posts", "game_id")
 
 
 def downgrade() -> None:
@@ -61,7 +53,7 @@ def downgrade() -> None:
         "UPDATE station_seats SET bot_level = NULL "
         "WHERE user_id IS NOT NULL AND bot_level IS NOT NULL"
     )
-    op.drop_index("ix_station_bot_pending_posts_game_id", table_name="station_bot_pending_posts")
+    schema.drop_index("station_bot_pending_posts", "game_id")
     op.drop_table("station_bot_pending_posts")
     op.drop_table("station_standins")
     op.drop_table("station_standin_options")

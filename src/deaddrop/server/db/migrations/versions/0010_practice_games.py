@@ -3,8 +3,7 @@ accounts that practise before signing up (`users.guest`)."""
 
 from __future__ import annotations
 
-import sqlalchemy as sa
-from alembic import op
+from deaddrop.server.db.migrations import schema
 
 revision: str = "0010"
 down_revision: str | None = "0009"
@@ -12,19 +11,11 @@ down_revision: str | None = "0009"
 
 def upgrade() -> None:
     """Add `station_games.practice` and `users.guest`, both false for every existing row."""
-    with op.batch_alter_table("station_games", schema=None) as batch_op:
-        batch_op.add_column(
-            sa.Column("practice", sa.Boolean(), server_default=sa.false(), nullable=False)
-        )
-    with op.batch_alter_table("users", schema=None) as batch_op:
-        batch_op.add_column(
-            sa.Column("guest", sa.Boolean(), server_default=sa.false(), nullable=False)
-        )
+    schema.add_columns("station_games", schema.false_for_existing_rows("practice"))
+    schema.add_columns("users", schema.false_for_existing_rows("guest"))
 
 
 def downgrade() -> None:
     """Drop both columns (guest accounts become plain accounts without a usable password)."""
-    with op.batch_alter_table("users", schema=None) as batch_op:
-        batch_op.drop_column("guest")
-    with op.batch_alter_table("station_games", schema=None) as batch_op:
-        batch_op.drop_column("practice")
+    schema.drop_columns("users", "guest")
+    schema.drop_columns("station_games", "practice")
