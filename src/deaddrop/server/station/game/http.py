@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
 from typing import Any
 
 from litestar import MediaType, Response, post
@@ -25,12 +26,14 @@ from deaddrop.server.render import see_other
 __all__ = [
     "AnyRequest",
     "ClockDep",
+    "Done",
     "Reply",
     "answer",
     "back_to",
     "fields_of",
     "flag",
     "game_post",
+    "handle_form",
     "refuse",
     "version_of",
 ]
@@ -72,6 +75,30 @@ def answer(request: AnyRequest, path: str, message: str, **data: Any) -> Respons
 def refuse(request: AnyRequest, path: str, refusal: Refused) -> Reply:
     """A refusal in plain words: JSON with its status for the API, else a flash on the page."""
     return forms.refuse(request, path, refusal, as_json=is_api(request), status_in_body=True)
+
+
+@dataclass(frozen=True)
+class Done:
+    """What a form's work did: the message for the person, and data for scripts alone."""
+
+    message: str
+    data: dict[str, Any] = field(default_factory=dict)
+
+
+async def handle_form(
+    request: AnyRequest, default: str, work: Callable[[dict[str, str]], Awaitable[str | Done]]
+) -> Reply:
+    """Read the posted fields and do `work` with them; answer its message, or the refusal in
+    plain words, back at the form's own `next` or at `default`."""
+    fields: dict[str, str] = {}
+    try:
+        fields = await fields_of(request)
+        done = await work(fields)
+    except Refused as refusal:
+        return refuse(request, back_to(request, fields, default), refusal)
+    if isinstance(done, str):
+        done = Done(done)
+    return answer(request, back_to(request, fields, default), done.message, **done.data)
 
 
 def game_paths(prefix: str, tail: str) -> list[str]:

@@ -25,13 +25,10 @@ from deaddrop.server.station.game.access import GameContext, access_game_for_hos
 from deaddrop.server.station.game.http import (
     AnyRequest,
     Reply,
-    answer,
-    back_to,
-    fields_of,
     flag,
     game_paths,
     game_post,
-    refuse,
+    handle_form,
 )
 from deaddrop.server.station.game.store import load_state
 from deaddrop.server.station.host import table_limits
@@ -85,14 +82,7 @@ async def host_page(request: AnyRequest, db: DB, me: Me, game_id: FromPath[str])
 async def _use(request: AnyRequest, db: DB, me: Me, game_id: str, tool: Run) -> Reply:
     """Run one tool for the game's host and answer the form or the script."""
     context = await _started(db, game_id, me)
-    default = f"/games/{game_id}/host"
-    fields: dict[str, str] = {}
-    try:
-        fields = await fields_of(request)
-        message = await tool(context, fields)
-    except Refused as refusal:
-        return refuse(request, back_to(request, fields, default), refusal)
-    return answer(request, back_to(request, fields, default), message)
+    return await handle_form(request, f"/games/{game_id}/host", lambda f: tool(context, f))
 
 
 def _tool(tail: str, tool: Tool) -> HTTPRouteHandler:

@@ -32,14 +32,12 @@ from deaddrop.server.hosting.refusals import Refused
 from deaddrop.server.station.game.access import access_game_for_player
 from deaddrop.server.station.game.http import (
     AnyRequest,
+    Done,
     Reply,
-    answer,
-    back_to,
-    fields_of,
     flag,
     game_paths,
     game_post,
-    refuse,
+    handle_form,
     version_of,
 )
 from deaddrop.server.station.game.store import load_state
@@ -82,18 +80,14 @@ async def _save(
     """Access the player's game, read the save, apply it through the engine, answer."""
     context = await access_game_for_player(db, game_id, me)
     assert context.seat is not None
-    default = f"/games/{game_id}/{tab}"
-    fields: dict[str, str] = {}
-    try:
-        fields = await fields_of(request)
-        state = await load_state(db, context.game)
-        action = read(Posted(state, context.seat, fields))
+    seat = context.seat
+
+    async def work(fields: dict[str, str]) -> Done:
+        action = read(Posted(await load_state(db, context.game), seat, fields))
         acted = await do_act(db, context, action, clock=clock, expected_version=version_of(fields))
-    except Refused as refusal:
-        return refuse(request, back_to(request, fields, default), refusal)
-    return answer(
-        request, back_to(request, fields, default), message, version=table_epoch(acted.state)
-    )
+        return Done(message, {"version": table_epoch(acted.state)})
+
+    return await handle_form(request, f"/games/{game_id}/{tab}", work)
 
 
 def save_route(tail: str, name: str, tab: str, message: str, read: Reader) -> HTTPRouteHandler:

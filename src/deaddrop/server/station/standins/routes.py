@@ -3,8 +3,6 @@ bot), and a person's button to take their seat back. Forms and JSON alike."""
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
-
 from litestar import Router, get
 from litestar.exceptions import PermissionDeniedException
 from litestar.params import FromPath
@@ -18,20 +16,16 @@ from deaddrop.server.hosting.refusals import Refused
 from deaddrop.server.render import page
 from deaddrop.server.station.bot_seats.lobby import BOT_LEVELS
 from deaddrop.server.station.game.access import (
-    GameContext,
     access_game_for_member,
     access_game_for_player,
 )
 from deaddrop.server.station.game.http import (
     AnyRequest,
     Reply,
-    answer,
-    back_to,
-    fields_of,
     flag,
     game_paths,
     game_post,
-    refuse,
+    handle_form,
 )
 from deaddrop.server.station.game.models import StationSeat
 from deaddrop.server.station.game.store import load_state
@@ -46,7 +40,6 @@ from deaddrop.server.station.standins.option import (
 )
 
 Fields = dict[str, str]
-Work = Callable[[GameContext, Fields], Awaitable[str]]
 
 
 @get("/games/{game_id:str}/standins", name="station_standins")
@@ -78,23 +71,10 @@ async def standins_page(db: DB, me: Me, game_id: FromPath[str]) -> Template:
     )
 
 
-async def _use(
-    request: AnyRequest, db: DB, context: GameContext, default: str, work: Work
-) -> Reply:
-    """Run one form's work and answer the form (a redirect) or the script (JSON)."""
-    fields: Fields = {}
-    try:
-        fields = await fields_of(request)
-        message = await work(context, fields)
-    except Refused as refusal:
-        return refuse(request, back_to(request, fields, default), refusal)
-    return answer(request, back_to(request, fields, default), message)
-
-
 async def _set_option(request: AnyRequest, db: DB, me: Me, clock: Clock, game_id: str) -> Reply:
     context = await access_game_for_member(db, game_id, me)
 
-    async def work(context: GameContext, fields: Fields) -> str:
+    async def work(fields: Fields) -> str:
         chosen = check_auto_pilot(
             flag(fields, "enabled"),
             fields.get("hours", ""),
@@ -109,13 +89,13 @@ async def _set_option(request: AnyRequest, db: DB, me: Me, clock: Clock, game_id
             f"{chosen.hours} h before the Pouch."
         )
 
-    return await _use(request, db, context, f"/games/{game_id}/standins", work)
+    return await handle_form(request, f"/games/{game_id}/standins", work)
 
 
 async def _hand_to_bot(request: AnyRequest, db: DB, me: Me, clock: Clock, game_id: str) -> Reply:
     context = await access_game_for_player(db, game_id, me)
 
-    async def work(context: GameContext, fields: Fields) -> str:
+    async def work(fields: Fields) -> str:
         state = await load_state(db, context.game)
         seat = state.seat_by_codename(fields.get("codename", "").strip().upper())
         if seat is None:
@@ -123,17 +103,17 @@ async def _hand_to_bot(request: AnyRequest, db: DB, me: Me, clock: Clock, game_i
         await do_hand_to_bot(db, context, seat, fields.get("level", ""), clock)
         return "Seat handed to a bot. Everyone has been told."
 
-    return await _use(request, db, context, f"/games/{game_id}/standins", work)
+    return await handle_form(request, f"/games/{game_id}/standins", work)
 
 
 async def _take_back(request: AnyRequest, db: DB, me: Me, clock: Clock, game_id: str) -> Reply:
     context = await access_game_for_player(db, game_id, me)
 
-    async def work(context: GameContext, fields: Fields) -> str:
+    async def work(fields: Fields) -> str:
         await do_take_back(db, context, clock)
         return "Your seat is yours again: the stand-in has left. Everyone has been told."
 
-    return await _use(request, db, context, f"/games/{game_id}/operations", work)
+    return await handle_form(request, f"/games/{game_id}/operations", work)
 
 
 set_option = game_post(
