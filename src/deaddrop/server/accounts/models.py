@@ -9,6 +9,7 @@ from sqlalchemy.orm import Mapped, mapped_column
 
 from deaddrop.server.accounts import limits
 from deaddrop.server.db.base import Base, UTCDateTime, utcnow
+from deaddrop.server.db.columns import internal_id, now_by_default
 
 
 class User(Base):
@@ -16,7 +17,7 @@ class User(Base):
 
     __tablename__ = "users"
 
-    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    id: Mapped[int] = internal_id()
     """Stable internal identifier."""
     username: Mapped[str] = mapped_column(String(limits.USERNAME_MAX), unique=True)
     """Log-in name, stored lower case so that `Alice` and `alice` are one account."""
@@ -37,7 +38,7 @@ class User(Base):
     guest: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     """An account opened for a guest who practised without signing up: no usable password;
     signing up turns it into an ordinary account, keeping its games."""
-    created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
+    created_at: Mapped[datetime] = now_by_default()
     """When the account was made."""
     updated_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow, onupdate=utcnow)
     """When the account last changed."""

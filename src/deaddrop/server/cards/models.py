@@ -13,7 +13,8 @@ from typing import Any
 from sqlalchemy import JSON, Boolean, ForeignKey, Index, Integer, String, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column
 
-from deaddrop.server.db.base import Base, UTCDateTime, utcnow
+from deaddrop.server.db.base import Base, UTCDateTime
+from deaddrop.server.db.columns import internal_id, now_by_default
 
 TOKEN_MAX = 32
 GUEST_KEY_MAX = 64
@@ -28,7 +29,7 @@ class CardsTable(Base):
         Index("ix_cards_tables_status_due_at", "status", "due_at"),
     )
 
-    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    id: Mapped[int] = internal_id()
     """Internal identifier; never shown (URLs use `public_id`)."""
     public_id: Mapped[str] = mapped_column(String(TOKEN_MAX), unique=True)
     """Unguessable id in the table's URLs; a private table is reached only by a seat."""
@@ -54,9 +55,9 @@ class CardsTable(Base):
     """When the runner should play the pending decision (a bot, an away seat, the timer)."""
     winner: Mapped[int | None] = mapped_column(Integer, default=None)
     """The seat that won the game (C11), once over."""
-    created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
+    created_at: Mapped[datetime] = now_by_default()
     """When the table was opened."""
-    updated_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
+    updated_at: Mapped[datetime] = now_by_default()
     """When anything about the table last changed."""
     row_version: Mapped[int] = mapped_column(Integer)
     """Optimistic lock: two writers to one table (players, runners) never both succeed."""
@@ -70,7 +71,7 @@ class CardsSeat(Base):
     __tablename__ = "cards_seats"
     __table_args__ = (UniqueConstraint("table_id", "seat"),)
 
-    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    id: Mapped[int] = internal_id()
     """Internal identifier."""
     table_id: Mapped[int] = mapped_column(ForeignKey("cards_tables.id", ondelete="CASCADE"))
     """The table."""
@@ -106,11 +107,11 @@ class CardsAction(Base):
         ForeignKey("cards_tables.id", ondelete="CASCADE"), primary_key=True
     )
     """The table."""
-    seq: Mapped[int] = mapped_column(Integer, primary_key=True)
+    seq: Mapped[int] = internal_id()
     """1, 2, 3 …: the table's version after this action; the key forbids two writers."""
     action: Mapped[dict[str, Any]] = mapped_column(JSON)
     """`action_to_json` of what was played."""
     auto: Mapped[bool] = mapped_column(Boolean, default=False)
     """Played by a bot: a bot seat, or the timer for a person who was away."""
-    created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
+    created_at: Mapped[datetime] = now_by_default()
     """When it was played."""

@@ -11,7 +11,8 @@ from datetime import datetime
 from sqlalchemy import ForeignKey, Index, Integer, String, Text, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column
 
-from deaddrop.server.db.base import Base, UTCDateTime, utcnow
+from deaddrop.server.db.base import Base, UTCDateTime
+from deaddrop.server.db.columns import internal_id, now_by_default, station_game_id
 
 DIGEST = "digest"
 """The kind of the mail sent when a Pouch departs."""
@@ -39,9 +40,9 @@ class MailDelivery(Base):
         Index("ix_mail_deliveries_status_next_attempt_at", "status", "next_attempt_at"),
     )
 
-    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    id: Mapped[int] = internal_id()
     """Internal identifier."""
-    game_id: Mapped[int] = mapped_column(ForeignKey("station_games.id", ondelete="CASCADE"))
+    game_id: Mapped[int] = station_game_id()
     """The game the mail is about."""
     day: Mapped[int] = mapped_column(Integer)
     """The day: the Pouch that departed (digest), or the day that is running out (reminder)."""
@@ -63,5 +64,5 @@ class MailDelivery(Base):
     """When the SMTP server accepted it."""
     last_error: Mapped[str | None] = mapped_column(Text, default=None)
     """Why the last attempt failed or the mail was dropped (for operations)."""
-    created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
+    created_at: Mapped[datetime] = now_by_default()
     """When it was first claimed (wall-clock time)."""

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import ForeignKey, Integer, String, UniqueConstraint
+from sqlalchemy import Integer, String, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column
 
-from deaddrop.server.db.base import Base, UTCDateTime, utcnow
+from deaddrop.server.db.base import Base, UTCDateTime
+from deaddrop.server.db.columns import internal_id, now_by_default, station_game_id
 
 FINGERPRINT_SIZE = 64
 """A SHA-256 in hexadecimal."""
@@ -20,9 +21,9 @@ class StationBotDecision(Base):
     __tablename__ = "station_bot_decisions"
     __table_args__ = (UniqueConstraint("game_id", "day", "seat", "fingerprint"),)
 
-    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    id: Mapped[int] = internal_id()
     """Internal identifier."""
-    game_id: Mapped[int] = mapped_column(ForeignKey("station_games.id", ondelete="CASCADE"))
+    game_id: Mapped[int] = station_game_id()
     """The game."""
     day: Mapped[int] = mapped_column(Integer)
     """The day decided on."""
@@ -33,7 +34,7 @@ class StationBotDecision(Base):
     last call before the Pouch."""
     runner: Mapped[str] = mapped_column(String(64))
     """Which runner claimed it (for operations)."""
-    claimed_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
+    claimed_at: Mapped[datetime] = now_by_default()
     """When it was claimed: a claim older than the timeout, not done, may be taken over."""
     done_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), default=None)
     """When its saves and posts were all applied; None while in progress (or crashed)."""

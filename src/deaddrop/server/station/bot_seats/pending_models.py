@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import ForeignKey, Index, Integer, String, Text
+from sqlalchemy import Index, Integer, String, Text
 from sqlalchemy.orm import Mapped, mapped_column
 
-from deaddrop.server.db.base import Base, UTCDateTime, utcnow
+from deaddrop.server.db.base import Base
+from deaddrop.server.db.columns import internal_id, now_by_default, station_game_id
 
 
 class StationBotPendingPost(Base):
@@ -16,9 +17,9 @@ class StationBotPendingPost(Base):
     __tablename__ = "station_bot_pending_posts"
     __table_args__ = (Index("ix_station_bot_pending_posts_game_id", "game_id"),)
 
-    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    id: Mapped[int] = internal_id()
     """Internal identifier; its order is the order the bot meant to post in."""
-    game_id: Mapped[int] = mapped_column(ForeignKey("station_games.id", ondelete="CASCADE"))
+    game_id: Mapped[int] = station_game_id()
     """The game."""
     seat: Mapped[int] = mapped_column(Integer)
     """The bot's engine seat."""
@@ -26,5 +27,5 @@ class StationBotPendingPost(Base):
     """The channel it was meant for (floor, ring)."""
     text: Mapped[str] = mapped_column(Text)
     """What the bot wrote."""
-    created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
+    created_at: Mapped[datetime] = now_by_default()
     """When it was first refused."""

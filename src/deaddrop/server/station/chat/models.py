@@ -7,10 +7,11 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import ForeignKey, Index, Integer, String, Text
+from sqlalchemy import Index, Integer, String, Text
 from sqlalchemy.orm import Mapped, mapped_column
 
-from deaddrop.server.db.base import Base, UTCDateTime, utcnow
+from deaddrop.server.db.base import Base
+from deaddrop.server.db.columns import internal_id, now_by_default, station_game_id
 
 
 class StationMessage(Base):
@@ -22,9 +23,9 @@ class StationMessage(Base):
         Index("ix_station_messages_game_seat_created", "game_id", "seat", "created_at"),
     )
 
-    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    id: Mapped[int] = internal_id()
     """Row id; also the order of messages and the paging cursor."""
-    game_id: Mapped[int] = mapped_column(ForeignKey("station_games.id", ondelete="CASCADE"))
+    game_id: Mapped[int] = station_game_id()
     """The game."""
     channel: Mapped[str] = mapped_column(String(16))
     """The engine's `Channel` value: floor, ring, archive, interrogation."""
@@ -34,5 +35,5 @@ class StationMessage(Base):
     """The author's seat (the codename is the engine's)."""
     text: Mapped[str] = mapped_column(Text)
     """Plain text as posted, at most 2,000 characters (escaped when shown)."""
-    created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
+    created_at: Mapped[datetime] = now_by_default()
     """When it was posted (the game clock's time)."""

@@ -23,7 +23,8 @@ from sqlalchemy import (
 )
 from sqlalchemy.orm import Mapped, mapped_column
 
-from deaddrop.server.db.base import Base, UTCDateTime, utcnow
+from deaddrop.server.db.base import Base, UTCDateTime
+from deaddrop.server.db.columns import internal_id, now_by_default, station_game_id
 
 TITLE_MAX = 80
 TOKEN_MAX = 32
@@ -35,7 +36,7 @@ class StationGame(Base):
     __tablename__ = "station_games"
     __table_args__ = (Index("ix_station_games_status_deadline", "status", "deadline"),)
 
-    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    id: Mapped[int] = internal_id()
     """Internal identifier; never shown (URLs use `public_id`)."""
     public_id: Mapped[str] = mapped_column(String(TOKEN_MAX), unique=True)
     """Unguessable id in the game's URLs; knowing it grants nothing without a seat."""
@@ -80,13 +81,13 @@ class StationGame(Base):
     """station or ring once over (S24)."""
     lobby_size: Mapped[int] = mapped_column(Integer, default=0)
     """How many have joined; kept on the game row so that joins race through its lock."""
-    created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
+    created_at: Mapped[datetime] = now_by_default()
     """When the lobby opened."""
     started_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), default=None)
     """When Day 1 began."""
     ended_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), default=None)
     """When the game ended."""
-    updated_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
+    updated_at: Mapped[datetime] = now_by_default()
     """When anything about the game last changed (every write touches the row)."""
     row_version: Mapped[int] = mapped_column(Integer)
     """Optimistic lock: every UPDATE of the row says `WHERE row_version = <read>` and bumps
@@ -104,9 +105,9 @@ class StationSeat(Base):
         UniqueConstraint("game_id", "seat"),
     )
 
-    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    id: Mapped[int] = internal_id()
     """Internal identifier; its order is the join order (S2)."""
-    game_id: Mapped[int] = mapped_column(ForeignKey("station_games.id", ondelete="CASCADE"))
+    game_id: Mapped[int] = station_game_id()
     """The game."""
     user_id: Mapped[int | None] = mapped_column(
         ForeignKey("users.id", ondelete="CASCADE"), index=True, default=None
@@ -118,7 +119,7 @@ class StationSeat(Base):
     """The engine's seat index, set at the start in join order (S2)."""
     first_full_day: Mapped[int] = mapped_column(Integer, default=1)
     """The first day the current holder had in full: 1, or the day after a replacement."""
-    joined_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
+    joined_at: Mapped[datetime] = now_by_default()
     """When they joined the lobby."""
 
 
@@ -127,11 +128,9 @@ class StationSeatHolder(Base):
 
     __tablename__ = "station_seat_holders"
 
-    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    id: Mapped[int] = internal_id()
     """Internal identifier."""
-    game_id: Mapped[int] = mapped_column(
-        ForeignKey("station_games.id", ondelete="CASCADE"), index=True
-    )
+    game_id: Mapped[int] = station_game_id(index=True)
     """The game."""
     seat: Mapped[int] = mapped_column(Integer)
     """The engine's seat index."""
@@ -141,7 +140,7 @@ class StationSeatHolder(Base):
     """The day they took the seat."""
     until_day: Mapped[int] = mapped_column(Integer)
     """The day they were replaced."""
-    replaced_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
+    replaced_at: Mapped[datetime] = now_by_default()
     """When the host replaced them."""
 
 
@@ -154,7 +153,7 @@ class StationAction(Base):
         ForeignKey("station_games.id", ondelete="CASCADE"), primary_key=True
     )
     """The game."""
-    seq: Mapped[int] = mapped_column(Integer, primary_key=True)
+    seq: Mapped[int] = internal_id()
     """1, 2, 3 …: the game's version after this action; the key forbids two writers."""
     day: Mapped[int] = mapped_column(Integer)
     """The day it was saved on."""
@@ -164,7 +163,7 @@ class StationAction(Base):
         ForeignKey("users.id", ondelete="SET NULL"), default=None
     )
     """Who did it (the host for a removal); None for the Pouch runner."""
-    created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
+    created_at: Mapped[datetime] = now_by_default()
     """When it was stored."""
 
 
@@ -174,9 +173,9 @@ class StationPouch(Base):
     __tablename__ = "station_pouches"
     __table_args__ = (UniqueConstraint("game_id", "day"),)
 
-    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    id: Mapped[int] = internal_id()
     """Internal identifier."""
-    game_id: Mapped[int] = mapped_column(ForeignKey("station_games.id", ondelete="CASCADE"))
+    game_id: Mapped[int] = station_game_id()
     """The game."""
     day: Mapped[int] = mapped_column(Integer)
     """The day this Pouch ended."""
@@ -188,7 +187,7 @@ class StationPouch(Base):
     """Whether it left early because everyone was done (S41)."""
     runner: Mapped[str] = mapped_column(String(64))
     """Which runner resolved it (for operations)."""
-    resolved_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
+    resolved_at: Mapped[datetime] = now_by_default()
     """When it was committed."""
 
 
@@ -197,11 +196,9 @@ class StationAnnouncement(Base):
 
     __tablename__ = "station_announcements"
 
-    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    id: Mapped[int] = internal_id()
     """Internal identifier; its order is the order of announcement."""
-    game_id: Mapped[int] = mapped_column(
-        ForeignKey("station_games.id", ondelete="CASCADE"), index=True
-    )
+    game_id: Mapped[int] = station_game_id(index=True)
     """The game."""
     day: Mapped[int] = mapped_column(Integer)
     """The day it happened on."""
@@ -209,5 +206,5 @@ class StationAnnouncement(Base):
     """paused, resumed, pause_expired, extended, replaced, removed, spectators_on/off."""
     text: Mapped[str] = mapped_column(Text)
     """What the table reads, in codenames only (S3)."""
-    created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
+    created_at: Mapped[datetime] = now_by_default()
     """When it happened."""

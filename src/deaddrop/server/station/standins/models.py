@@ -8,7 +8,8 @@ from datetime import datetime
 from sqlalchemy import ForeignKey, Integer, String, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column
 
-from deaddrop.server.db.base import Base, UTCDateTime, utcnow
+from deaddrop.server.db.base import Base, UTCDateTime
+from deaddrop.server.db.columns import internal_id, now_by_default, station_game_id
 
 
 class StationStandInOption(Base):
@@ -36,9 +37,9 @@ class StationStandIn(Base):
     __tablename__ = "station_standins"
     __table_args__ = (UniqueConstraint("game_id", "seat", "from_day"),)
 
-    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    id: Mapped[int] = internal_id()
     """Internal identifier."""
-    game_id: Mapped[int] = mapped_column(ForeignKey("station_games.id", ondelete="CASCADE"))
+    game_id: Mapped[int] = station_game_id()
     """The game."""
     seat: Mapped[int] = mapped_column(Integer)
     """The engine seat stood in for."""
@@ -48,7 +49,7 @@ class StationStandIn(Base):
     """The day it began."""
     back_day: Mapped[int | None] = mapped_column(Integer, default=None)
     """The day the person came back (or lost the seat); None while the bot still plays."""
-    started_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
+    started_at: Mapped[datetime] = now_by_default()
     """When it began."""
     ended_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), default=None)
     """When it ended; None while the bot still plays."""
