@@ -7,13 +7,10 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from deaddrop.bots.station.registry import LEVELS
 from deaddrop.engine.station.roles import MAX_PLAYERS
-from deaddrop.server.db.base import utcnow
 from deaddrop.server.hosting.refusals import Refused
-from deaddrop.server.hosting.transaction import Conflict
 from deaddrop.server.station.game.access import GameContext
 from deaddrop.server.station.game.models import StationSeat
-from deaddrop.server.station.game.store import write_to
-from deaddrop.server.station.game.writes import reload_context, touch
+from deaddrop.server.station.lobby.service import commit_lobby_size
 
 BOT_LEVELS = tuple(sorted(LEVELS))
 """The levels a host may choose, as the bots' registry names them."""
@@ -29,10 +26,4 @@ async def do_add_bot(db: AsyncSession, context: GameContext, level: str) -> None
     if game.lobby_size >= MAX_PLAYERS:
         raise Refused("The table is full: Station seats at most 10 players (rule S1).", "S1")
     db.add(StationSeat(game_id=game.id, user_id=None, bot_level=level))
-    game.lobby_size += 1
-    touch(game, utcnow())
-    try:
-        await write_to(db, game).commit()
-    except Conflict:
-        await reload_context(db, context)
-        raise Refused("The lobby changed at that moment; try again.") from None
+    await commit_lobby_size(db, context, +1)

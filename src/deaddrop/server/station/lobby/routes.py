@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Awaitable
 from datetime import datetime
 from typing import Annotated
 from urllib.parse import quote
@@ -158,26 +159,18 @@ async def invite_page(db: DB, viewer: Viewer, token: FromPath[str]) -> Template 
 async def join(request: AnyRequest, db: DB, me: Me, token: FromPath[str]) -> Redirect:
     """Join the lobby."""
     game = await access_game_by_invite(db, token)
-    try:
-        await do_join(db, game, me)
-    except Refused as refusal:
-        flash(request, refusal.message, category="error")
-        return see_other(f"/join/{token}")
-    flash(request, f"You joined {game.title}.", category="success")
-    return see_other(lobby_path(game))
+    joined = f"You joined {game.title}."
+    return await _flashed(
+        request, do_join(db, game, me), joined, lobby_path(game), f"/join/{token}"
+    )
 
 
 @post("/games/{game_id:str}/leave", name="station_leave")
 async def leave(request: AnyRequest, db: DB, me: Me, game_id: FromPath[str]) -> Redirect:
     """Leave a lobby before the start."""
     context = await access_game_for_member(db, game_id, me)
-    try:
-        await do_leave(db, context)
-    except Refused as refusal:
-        flash(request, refusal.message, category="error")
-        return see_other(lobby_path(context.game))
-    flash(request, f"You left {context.game.title}.", category="success")
-    return see_other("/")
+    left = f"You left {context.game.title}."
+    return await _flashed(request, do_leave(db, context), left, "/", lobby_path(context.game))
 
 
 @post("/games/{game_id:str}/kick", name="station_kick")
@@ -185,16 +178,17 @@ async def kick(request: AnyRequest, db: DB, me: Me, game_id: FromPath[str]) -> R
     """The host removes a joiner from the lobby: field `seat_id`."""
     context = await access_game_for_host(db, game_id, me)
     fields = await fields_of(request)
-    try:
-        seat_id = whole_number(fields.get("seat_id", ""), "seat_id")
+
+    async def kick_the_joiner() -> None:
+        try:
+            seat_id = whole_number(fields.get("seat_id", ""), "seat_id")
+        except BadNumber:
+            raise Refused("Choose a joiner to remove.") from None
         await do_kick(db, context, seat_id)
-    except BadNumber:
-        flash(request, "Choose a joiner to remove.", category="error")
-    except Refused as refusal:
-        flash(request, refusal.message, category="error")
-    else:
-        flash(request, "Joiner removed from the lobby.", category="success")
-    return see_other(lobby_path(context.game))
+
+    lobby = lobby_path(context.game)
+    removed = "Joiner removed from the lobby."
+    return await _flashed(request, kick_the_joiner(), removed, lobby, lobby)
 
 
 @post("/games/{game_id:str}/bots", name="station_add_bot")
@@ -202,13 +196,9 @@ async def add_bot(request: AnyRequest, db: DB, me: Me, game_id: FromPath[str]) -
     """The host seats a bot in the lobby: field `level` (issue 14)."""
     context = await access_game_for_host(db, game_id, me)
     fields = await fields_of(request)
-    try:
-        await do_add_bot(db, context, fields.get("level", ""))
-    except Refused as refusal:
-        flash(request, refusal.message, category="error")
-    else:
-        flash(request, "A bot took a seat.", category="success")
-    return see_other(lobby_path(context.game))
+    seated = do_add_bot(db, context, fields.get("level", ""))
+    lobby = lobby_path(context.game)
+    return await _flashed(request, seated, "A bot took a seat.", lobby, lobby)
 
 
 @post("/games/{game_id:str}/start", name="station_start")
@@ -217,13 +207,25 @@ async def start_game(
 ) -> Redirect:
     """The host deals the roles and starts Day 1 (6–10 players, S1)."""
     context = await access_game_for_host(db, game_id, me)
+    begun = "The game has begun. Day 1: read your Dossier."
+    started = do_start(db, context, clock)
+    return await _flashed(
+        request, started, begun, play_path(context.game), lobby_path(context.game)
+    )
+
+
+async def _flashed(
+    request: AnyRequest, work: Awaitable[object], done: str, there: str, refused_to: str
+) -> Redirect:
+    """Do `work`, then flash `done` and go `there`; a refusal is flashed in plain words on the
+    way to `refused_to`."""
     try:
-        await do_start(db, context, clock)
+        await work
     except Refused as refusal:
         flash(request, refusal.message, category="error")
-        return see_other(lobby_path(context.game))
-    flash(request, "The game has begun. Day 1: read your Dossier.", category="success")
-    return see_other(play_path(context.game))
+        return see_other(refused_to)
+    flash(request, done, category="success")
+    return see_other(there)
 
 
 def _new_game_form(

@@ -125,9 +125,15 @@ async def do_kick(db: AsyncSession, context: GameContext, seat_id: int) -> None:
 
 
 async def _drop_joiner(db: AsyncSession, context: GameContext, seat: StationSeat) -> None:
-    game = context.game
     await db.delete(seat)
-    game.lobby_size -= 1
+    await commit_lobby_size(db, context, -1)
+
+
+async def commit_lobby_size(db: AsyncSession, context: GameContext, change: int) -> None:
+    """Count a seat into (+1) or out of (-1) the lobby and commit; a lobby that changed at the
+    same moment refuses, and the game is read again."""
+    game = context.game
+    game.lobby_size += change
     touch(game, utcnow())
     try:
         await write_to(db, game).commit()
