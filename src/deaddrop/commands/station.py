@@ -56,14 +56,19 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
         "--defector", default=None, metavar="BOT", help="the Defector's level (default: --station)"
     )
     simulate.add_argument("--games", type=_positive, default=100)
-    simulate.add_argument("--seed", type=int, default=1)
-    simulate.add_argument("--json", action="store_true", help="print one JSON object")
-    simulate.add_argument("--jobs", type=_positive, default=1, help=JOBS_HELP)
-    simulate.add_argument(
-        "--plot", type=Path, metavar="FILE", help="also draw the win rates (.png or .svg)"
-    )
+    _add_run_options(simulate)
     simulate.set_defaults(handler=run_simulate)
     _register_balance(sub)
+
+
+def _add_run_options(parser: argparse.ArgumentParser) -> None:
+    """The options `simulate` and `balance` share: the seed, JSON, jobs and a plot."""
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument("--jobs", type=_positive, default=1, help=JOBS_HELP)
+    parser.add_argument(
+        "--plot", type=Path, metavar="FILE", help="also draw the win rates (.png or .svg)"
+    )
 
 
 def _register_balance(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -71,12 +76,7 @@ def _register_balance(sub: argparse._SubParsersAction[argparse.ArgumentParser]) 
     balance = sub.add_parser("balance", help="one bot level on every side at 6 to 10 players")
     balance.add_argument("--bots", required=True, metavar="BOT", help="the level of every seat")
     balance.add_argument("--games", type=_positive, required=True, help="games a table size")
-    balance.add_argument("--seed", type=int, default=1)
-    balance.add_argument("--json", action="store_true", help="print one JSON object")
-    balance.add_argument("--jobs", type=_positive, default=1, help=JOBS_HELP)
-    balance.add_argument(
-        "--plot", type=Path, metavar="FILE", help="also draw the win rates (.png or .svg)"
-    )
+    _add_run_options(balance)
     balance.set_defaults(handler=run_balance)
 
     bench = sub.add_parser("bench-bots", help="each bot level's decision time and games/s")
