@@ -9,6 +9,12 @@ import logging
 import os
 import socket
 from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+    from deaddrop.server.clock import Clock
 
 Pass = Callable[[], Awaitable[float]]
 """One pass of work; returns how many seconds to sleep before the next one."""
@@ -75,6 +81,23 @@ class LoopWorker:
     def stop(self) -> None:
         """End after the current pass (nothing cut in half)."""
         self._loop.stop()
+
+
+class DatabaseWorker(LoopWorker):
+    """A job that claims work in the database by the clock: the Pouch runner, the bot runner,
+    the mailer. Its `name` (default `worker_name()`) marks what it claims."""
+
+    def __init__(
+        self,
+        sessionmaker: async_sessionmaker[AsyncSession],
+        clock: Clock,
+        name: str | None,
+        loop: Loop,
+    ) -> None:
+        self.sessionmaker = sessionmaker
+        self.clock = clock
+        self.name = name or worker_name()
+        self._loop = loop
 
 
 def worker_name() -> str:

@@ -15,7 +15,7 @@ from datetime import datetime, timedelta
 from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from deaddrop.server.background import Loop, LoopWorker, worker_name
+from deaddrop.server.background import DatabaseWorker, Loop
 from deaddrop.server.clock import Clock
 from deaddrop.server.mail import deliveries
 from deaddrop.server.mail.deliveries import Claim, DeliveryKey
@@ -44,7 +44,7 @@ Compose = Callable[
 ]
 
 
-class Mailer(LoopWorker):
+class Mailer(DatabaseWorker):
     """Sends each digest and reminder at most once per (game, day, user), retrying failures."""
 
     def __init__(
@@ -56,12 +56,9 @@ class Mailer(LoopWorker):
         send: Sender | None = None,
         name: str | None = None,
     ) -> None:
-        self.sessionmaker = sessionmaker
-        self.clock = clock
+        super().__init__(sessionmaker, clock, name, Loop(logger, "mailer", POLL_SECONDS))
         self.settings = settings
         self.send = send or smtp_sender(settings)
-        self.name = name or worker_name()
-        self._loop = Loop(logger, "mailer", POLL_SECONDS)
 
     async def run_once(self) -> int:
         """Send what is due now: retries, digests, reminders; returns the mails sent."""

@@ -19,7 +19,7 @@ from deaddrop.bots.station.base import DayPlan
 from deaddrop.bots.station.registry import level
 from deaddrop.engine.station import setup_from_json
 from deaddrop.engine.station.channels import Channel
-from deaddrop.server.background import Loop, LoopWorker, worker_name
+from deaddrop.server.background import DatabaseWorker, Loop
 from deaddrop.server.clock import Clock
 from deaddrop.server.hosting.refusals import Refused
 from deaddrop.server.live.wakeup import wakeups_in
@@ -55,7 +55,7 @@ class BotTiming:
     """A claimed decision not done after this long (its runner died) is taken over."""
 
 
-class BotRunner(LoopWorker):
+class BotRunner(DatabaseWorker):
     """Plays every bot seat of every running game; safe to run in many processes at once."""
 
     def __init__(
@@ -66,11 +66,8 @@ class BotRunner(LoopWorker):
         *,
         name: str | None = None,
     ) -> None:
-        self.sessionmaker = sessionmaker
-        self.clock = clock
+        super().__init__(sessionmaker, clock, name, Loop(logger, "bot runner", POLL_SECONDS))
         self.timing = timing
-        self.name = name or worker_name()
-        self._loop = Loop(logger, "bot runner", POLL_SECONDS)
         # The wake-ups of the app whose sessionmaker this is: a day that opens wakes it.
         self.wakeups = wakeups_in(sessionmaker)
 

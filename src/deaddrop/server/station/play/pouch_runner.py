@@ -27,7 +27,7 @@ from datetime import datetime
 from sqlalchemy import ColumnElement, and_, func, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from deaddrop.server.background import Loop, LoopWorker, worker_name
+from deaddrop.server.background import DatabaseWorker, Loop
 from deaddrop.server.clock import Clock
 from deaddrop.server.hosting.transaction import Conflict
 from deaddrop.server.live.wakeup import wakeups_in
@@ -54,7 +54,7 @@ RETRY_SECONDS = 1.0
 """Sleep when a due game was held by someone else (a player's save, another runner)."""
 
 
-class PouchRunner(LoopWorker):
+class PouchRunner(DatabaseWorker):
     """Resolves due Pouches and ends expired pauses; safe to run in many processes at once."""
 
     def __init__(
@@ -65,14 +65,11 @@ class PouchRunner(LoopWorker):
         name: str | None = None,
         before_commit: BeforeCommit | None = None,
     ) -> None:
-        self.sessionmaker = sessionmaker
-        self.clock = clock
-        self.name = name or worker_name()
+        super().__init__(sessionmaker, clock, name, Loop(logger, "Pouch runner", POLL_SECONDS))
         # The wake-ups of the app whose sessionmaker this is: its saves tell it of due Pouches.
         self.wakeups = wakeups_in(sessionmaker)
         self.before_commit = before_commit
         self.batches = BatchResolver(sessionmaker, clock, self.name, before_commit)
-        self._loop = Loop(logger, "Pouch runner", POLL_SECONDS)
 
     async def run_once(self) -> int:
         """Resolve everything due now, catching up missed days; returns the Pouches resolved."""
