@@ -18,17 +18,16 @@ from typing import Any
 from deaddrop.bots.station.base import DayPlan
 from deaddrop.bots.station.belief import belief_of
 from deaddrop.bots.station.expert_day import decide
-from deaddrop.bots.station.known import Known, read
+from deaddrop.bots.station.known import Known, read_if_playing
 from deaddrop.engine.core.rng import Rng
 from deaddrop.engine.station.claims import Post
 
 
 def plan_day(seen: Mapping[str, Any], posts: Sequence[Post], rng: Rng) -> tuple[DayPlan, Rng]:
     """The expert level's day for the seat whose view this is (S42: view and posts only)."""
-    me = seen.get("me")
-    if seen["over"] or me is None or not me["alive"]:
+    known = read_if_playing(seen, posts)
+    if known is None:
         return DayPlan(), rng
-    known = read(seen, posts)
     if known.faction == "station":
         return decide(known, belief_of(before_the_vote(known)), rng)
     return decide(known, belief_of(known), rng)

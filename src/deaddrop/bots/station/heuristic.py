@@ -21,7 +21,7 @@ from deaddrop.bots.station.day_builder import (
     names_a_suspect,
     result_claims,
 )
-from deaddrop.bots.station.known import INVESTIGATORS, Known, read
+from deaddrop.bots.station.known import INVESTIGATORS, Known, read_if_playing
 from deaddrop.bots.station.suspicion import suspicion
 from deaddrop.engine.core.rng import Rng
 from deaddrop.engine.station import actions as A
@@ -48,10 +48,9 @@ COUNTERCLAIM = 2
 
 def plan_day(seen: Mapping[str, Any], posts: Sequence[Post], rng: Rng) -> tuple[DayPlan, Rng]:
     """The heuristic level's day for the seat whose view this is (S42: view and posts only)."""
-    me = seen.get("me")
-    if seen["over"] or me is None or not me["alive"]:
+    known = read_if_playing(seen, posts)
+    if known is None:
         return DayPlan(), rng
-    known = read(seen, posts)
     if known.faction == "ring":
         return _ring_day(known, rng)
     if known.role == "defector":

@@ -92,6 +92,15 @@ class Known:
         return [c.claim for c in self.claims if c.author == self.me and c.channel == channel]
 
 
+def read_if_playing(seen: Mapping[str, Any], posts: Sequence[Post]) -> Known | None:
+    """What the seat knows (`read`), or None when it has no day to play: the game is over, or
+    the view is not a seat's, or the seat is burned."""
+    me = seen.get("me")
+    if seen["over"] or me is None or not me["alive"]:
+        return None
+    return read(seen, posts)
+
+
 def read(seen: Mapping[str, Any], posts: Sequence[Post]) -> Known:
     """Everything a seat knows, from its view and its readable posts alone."""
     me = seen["me"]
