@@ -107,8 +107,9 @@ def game_paths(prefix: str, tail: str) -> list[str]:
     return [f"/games/{{game_id:str}}/{prefix}{tail}", f"/api/games/{{game_id:str}}/{prefix}{tail}"]
 
 
-def game_post(paths: list[str], name: str, endpoint: Endpoint, doc: str | None) -> HTTPRouteHandler:
-    """The POST handler `name` at `paths`, for a person logged in, doing `endpoint`."""
+def game_post(path: str, name: str, endpoint: Endpoint, doc: str | None) -> HTTPRouteHandler:
+    """The POST handler `name` at a game's `path` (`game_paths`), for a person logged in, doing
+    `endpoint`."""
 
     async def handler(
         request: AnyRequest, db: DB, me: Me, clock: ClockDep, game_id: FromPath[str]
@@ -117,4 +118,4 @@ def game_post(paths: list[str], name: str, endpoint: Endpoint, doc: str | None) 
 
     handler.__doc__ = doc
     handler.__name__ = handler.__qualname__ = name
-    return post(paths, name=name)(handler)
+    return post(game_paths("", path), name=name)(handler)

@@ -26,7 +26,6 @@ from deaddrop.server.station.game.http import (
     AnyRequest,
     Reply,
     flag,
-    game_paths,
     game_post,
     handle_form,
 )
@@ -92,7 +91,7 @@ def _tool(tail: str, tool: Tool) -> HTTPRouteHandler:
         return await _use(request, db, me, game_id, lambda c, f: tool(db, c, f, clock))
 
     name = "station_host_" + tail
-    return game_post(game_paths("host/", tail), name, endpoint, tool.__doc__)
+    return game_post("host/" + tail, name, endpoint, tool.__doc__)
 
 
 async def _pause(db: DB, context: GameContext, fields: Fields, clock: Clock) -> str:

@@ -35,7 +35,6 @@ from deaddrop.server.station.game.http import (
     Done,
     Reply,
     flag,
-    game_paths,
     game_post,
     handle_form,
     version_of,
@@ -97,7 +96,7 @@ def save_route(tail: str, name: str, tab: str, message: str, read: Reader) -> HT
     async def endpoint(request: AnyRequest, db: DB, me: Me, clock: Clock, game_id: str) -> Reply:
         return await _save(request, db, me, clock, game_id, tab, read, message)
 
-    return game_post(game_paths("", tail), name, endpoint, read.__doc__)
+    return game_post(tail, name, endpoint, read.__doc__)
 
 
 def _operation(posted: Posted) -> Action:

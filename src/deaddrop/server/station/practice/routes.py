@@ -22,7 +22,6 @@ from deaddrop.server.station.game.http import (
     ClockDep,
     Reply,
     answer,
-    game_paths,
     game_post,
     refuse,
 )
@@ -119,6 +118,6 @@ router = Router(
     route_handlers=[
         practice_page,
         practice,
-        game_post(game_paths("practice/", "jump"), "station_practice_jump", _jump, _jump.__doc__),
+        game_post("practice/jump", "station_practice_jump", _jump, _jump.__doc__),
     ],
 )

@@ -23,7 +23,6 @@ from deaddrop.server.station.game.http import (
     AnyRequest,
     Reply,
     flag,
-    game_paths,
     game_post,
     handle_form,
 )
@@ -117,19 +116,19 @@ async def _take_back(request: AnyRequest, db: DB, me: Me, clock: Clock, game_id:
 
 
 set_option = game_post(
-    game_paths("", "standins"),
+    "standins",
     "station_standins_set",
     _set_option,
     "Set the auto-pilot: fields `enabled`, `hours` (1 to 23) and `level` (the host only).",
 )
 hand_to_bot = game_post(
-    game_paths("host/", "hand-to-bot"),
+    "host/hand-to-bot",
     "station_host_hand_to_bot",
     _hand_to_bot,
     "Hand a seat to a bot for good (S40): fields `codename` and `level` (the host only).",
 )
 take_back = game_post(
-    game_paths("", "standin/take-back"),
+    "standin/take-back",
     "station_standin_take_back",
     _take_back,
     "Take one's seat back from the bot standing in for one.",
