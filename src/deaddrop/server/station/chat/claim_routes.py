@@ -30,17 +30,15 @@ from deaddrop.server.station.chat.claim_form import (
     compose_claim,
     refuse_claim,
 )
-from deaddrop.server.station.chat.posting import channel_post, tab_of
+from deaddrop.server.station.chat.posting import channel_post, flash_refusal
 from deaddrop.server.station.game.access import GameContext, access_game_for_player
 from deaddrop.server.station.game.http import (
     AnyRequest,
     ClockDep,
+    Done,
     Reply,
-    answer,
-    back_to,
-    fields_of,
     game_paths,
-    refuse,
+    handle_form,
     version_of,
 )
 from deaddrop.server.station.game.store import load_state
@@ -68,19 +66,20 @@ async def whisper_claim(
 ) -> Reply | Template:
     """Whisper the claim the fields describe to field `recipient` (S43; S31: one of the two)."""
     context = await access_game_for_player(db, game_id, me)
-    assert context.seat is not None
-    fields: dict[str, str] = {}
-    try:
-        fields = await fields_of(request)
+    seat = context.seat
+    assert seat is not None
+
+    async def work(fields: dict[str, str]) -> Done:
         text = compose_claim(fields)
-        state = await load_state(db, context.game)
-        recipient = Posted(state, context.seat, fields).seat_of("recipient")
-        action = SendWhisper(context.seat, recipient, text)
+        recipient = Posted(await load_state(db, context.game), seat, fields).seat_of("recipient")
+        action = SendWhisper(seat, recipient, text)
         acted = await do_act(db, context, action, clock=clock, expected_version=version_of(fields))
-    except Refused as refusal:
+        return Done("Whisper sent.", {"version": table_epoch(acted.state)})
+
+    async def refused(fields: dict[str, str], refusal: Refused) -> Reply | Template:
         return await _refused(request, db, context, fields, refusal, None)
-    path = back_to(request, fields, f"/games/{game_id}/dossier")
-    return answer(request, path, "Whisper sent.", version=table_epoch(acted.state))
+
+    return await handle_form(request, f"/games/{game_id}/dossier", work, refused)
 
 
 async def _refused(
@@ -94,14 +93,14 @@ async def _refused(
     """The refusal: JSON for a script; for a browser, the reason and the form as it was sent
     (only where the form would be on the game's page: `channel` None is a whisper)."""
     game_id = context.game.public_id
-    back = back_to(request, fields, tab_of(game_id, channel or "dossier"))
     state = await load_state(db, context.game)
     seat = context.seat
     seen = None if seat is None else view(state, seat)
     form = None if seat is None or seen is None else _form_of(state, seat, seen, channel)
     choices = None if seen is None else claim_choices(seen)
     if is_api(request) or form is None or choices is None:
-        return refuse(request, back, refusal)  # a script keeps its own fields; or no form here
+        # A script keeps its own fields; or there is no form here to show again.
+        return await flash_refusal(request, db, context, fields, refusal, channel)
     where, action, recipients = form
     kind = fields.get("kind", "")
     return page(

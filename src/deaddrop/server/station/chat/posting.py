@@ -20,11 +20,11 @@ from deaddrop.server.station.game.access import GameContext, access_game_for_pla
 from deaddrop.server.station.game.http import (
     AnyRequest,
     ClockDep,
+    Done,
     Reply,
-    answer,
     back_to,
-    fields_of,
     game_paths,
+    handle_form,
     refuse,
 )
 from deaddrop.server.station.live.stream import stream_of
@@ -72,17 +72,18 @@ def channel_post(
         channel: FromPath[str],
     ) -> Reply | Template:
         context = await access_game_for_player(db, game_id, me)
-        fields: dict[str, str] = {}
-        try:
-            fields = await fields_of(request)
+        stream = stream_of(game_id)
+
+        async def work(fields: dict[str, str]) -> Done:
             text = text_of(fields, channel)
             seq = await do_post(db, context, channel_of(channel), text, clock.now())
-        except Refused as refusal:
+            # The poster's own cursor (what its pages' streams number this message), not `seq`.
+            return Done(message, {"seq": await cursor_at(db, stream, listener_of(context), seq)})
+
+        async def refused(fields: dict[str, str], refusal: Refused) -> Reply | Template:
             return await on_refusal(request, db, context, fields, refusal, channel)
-        # The poster's own cursor (what its pages' streams will number this message), not `seq`.
-        cursor = await cursor_at(db, stream_of(game_id), listener_of(context), seq)
-        path = back_to(request, fields, tab_of(game_id, channel))
-        return answer(request, path, message, seq=cursor)
+
+        return await handle_form(request, tab_of(game_id, channel), work, refused)
 
     handler.__doc__ = text_of.__doc__
     handler.__name__ = handler.__qualname__ = name

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from litestar import MediaType, Response, post
 from litestar.di import NamedDependency
@@ -41,6 +41,7 @@ ClockDep = NamedDependency[Clock]
 """Annotation of a handler parameter `clock`: the app's clock (a manual one in tests)."""
 Endpoint = Callable[[AnyRequest, DB, Me, Clock, str], Awaitable[Reply]]
 """What one of a game's POST endpoints does: (request, db, me, clock, game_id) → the reply."""
+R = TypeVar("R")
 FIELD_MAX = 4000
 """No single field is longer (a Final Cable holds 2,000 characters, S32)."""
 
@@ -86,15 +87,21 @@ class Done:
 
 
 async def handle_form(
-    request: AnyRequest, default: str, work: Callable[[dict[str, str]], Awaitable[str | Done]]
-) -> Reply:
+    request: AnyRequest,
+    default: str,
+    work: Callable[[dict[str, str]], Awaitable[str | Done]],
+    refused: Callable[[dict[str, str], Refused], Awaitable[R]] | None = None,
+) -> Reply | R:
     """Read the posted fields and do `work` with them; answer its message, or the refusal in
-    plain words, back at the form's own `next` or at `default`."""
+    plain words, back at the form's own `next` or at `default` (`refused`, when given, answers
+    a refusal instead, from the fields as posted)."""
     fields: dict[str, str] = {}
     try:
         fields = await fields_of(request)
         done = await work(fields)
     except Refused as refusal:
+        if refused is not None:
+            return await refused(fields, refusal)
         return refuse(request, back_to(request, fields, default), refusal)
     if isinstance(done, str):
         done = Done(done)
