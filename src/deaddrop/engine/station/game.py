@@ -16,6 +16,7 @@ from deaddrop.engine.station.roles import WHISPERS_PER_DAY, is_ring
 from deaddrop.engine.station.setup import Setup, start
 from deaddrop.engine.station.state import (
     ABILITY_ON,
+    ABSTAIN,
     Death,
     Operation,
     Order,
@@ -149,8 +150,17 @@ def save_day(
                 A.check_ability_at(state, seat, operation.target)
             saved[seat] = operation
             index += 1
+        alive, running = state.alive, state.winner is None
         for seat, choice in votes:
-            A.check_vote_at(state, seat, choice)
+            # The usual vote (a living voter, a living choice or Abstain, S21) passes in one
+            # test; check_vote_at says why any other fails.
+            if not (
+                running
+                and 0 <= seat < len(alive)
+                and alive[seat]
+                and (choice == ABSTAIN or (0 <= choice < len(alive) and alive[choice]))
+            ):
+                A.check_vote_at(state, seat, choice)
             cast[seat] = choice
             index += 1
         for sender, recipient, text in whispers:

@@ -13,6 +13,11 @@ from deaddrop.engine.station.rumors import draw_rumor
 from deaddrop.engine.station.state import ABSTAIN, Death, PouchRecord, Result, Rumor, State
 from deaddrop.engine.station.victory import check_victory, next_order_holder
 
+_new_result = builder(Result)
+_new_death = builder(Death)
+_new_record = builder(PouchRecord)
+_new_state = builder(State)
+
 # Each step fills in its part of the Resolution that `lock` made (see resolution.py for why it
 # is mutable); none reads a part a later step fills in.
 
@@ -56,7 +61,7 @@ def liquidate(res: Resolution) -> None:
         # S18: the Keeper learns their safehouse was needed, also when the target was detained.
         res.notes.extend(
             [
-                (keeper, Result("safehouse_needed", target))
+                (keeper, _new_result("safehouse_needed", target, None))
                 for keeper, sheltered in res.acting(R.SAFEHOUSE_KEEPER)
                 if sheltered == target
             ]
@@ -71,7 +76,7 @@ def inform(res: Resolution) -> None:
     # once, so each seat has one reading at most and their order here does not matter.
     readings = res.readings
     for seat, target in res.acting(R.ANALYST):
-        readings.append((seat, Result(R.ANALYST, target, _reading(res, target))))
+        readings.append((seat, _new_result(R.ANALYST, target, _reading(res, target))))
     watchers, shadows = res.acting(R.WATCHER), res.acting(R.SHADOW)
     if watchers or shadows:
         visits = _visits(res)
@@ -80,15 +85,15 @@ def inform(res: Resolution) -> None:
             # S19: everyone whose visit reached the target, the Watcher left out.
             visitors = [v for v, dest in enumerate(visits) if dest == target and v != seat]
             visitors.sort(key=codename.__getitem__)
-            readings.append((seat, Result(R.WATCHER, target, tuple(visitors))))
+            readings.append((seat, _new_result(R.WATCHER, target, tuple(visitors))))
         for seat, target in shadows:
-            readings.append((seat, Result(R.SHADOW, target, visits[target])))  # None: home
+            readings.append((seat, _new_result(R.SHADOW, target, visits[target])))  # None: home
     agents = res.acting(R.FIELD_AGENT)
     if agents:
         whispers = res.state.whispers
         ends = [w.sender for w in whispers] + [w.recipient for w in whispers]
         for seat, target in agents:  # S19: whispers sent plus received that day
-            readings.append((seat, Result(R.FIELD_AGENT, target, ends.count(target))))
+            readings.append((seat, _new_result(R.FIELD_AGENT, target, ends.count(target))))
 
 
 def _visits(res: Resolution) -> list[int | None]:
@@ -153,7 +158,7 @@ def apply_deaths(res: Resolution) -> None:
     deaths = []
     for seat in sorted({who for who in (recalled, liquidated) if who is not None}):
         causes = ("recalled",) * (seat == recalled) + ("liquidated",) * (seat == liquidated)
-        deaths.append(Death(seat, state.day, causes, state.final_cables[seat]))
+        deaths.append(_new_death(seat, state.day, causes, state.final_cables[seat]))
         alive[seat] = False
     res.deaths, res.alive = tuple(deaths), tuple(alive)
 
@@ -201,8 +206,8 @@ def private_results(
     by_seat: dict[int, list[Result]] = {}
     if interrogation is not None:
         interrogator, detainee = interrogation
-        by_seat.setdefault(interrogator, []).append(Result("interrogation", detainee))
-        by_seat.setdefault(detainee, []).append(Result("interrogation", interrogator))
+        by_seat.setdefault(interrogator, []).append(_new_result("interrogation", detainee, None))
+        by_seat.setdefault(detainee, []).append(_new_result("interrogation", interrogator, None))
     for seat, result in res.notes + res.readings:
         by_seat.setdefault(seat, []).append(result)
     return tuple([(seat, tuple(results)) for seat, results in sorted(by_seat.items())])
@@ -218,54 +223,50 @@ def _interrogation(res: Resolution) -> tuple[int, int] | None:
     return None
 
 
-_new_record = builder(PouchRecord)
-_new_state = builder(State)
-
-
 def publish(res: Resolution) -> State:
     """Step 12: record the Pouch for the Morning Cable and start the next day (S6, S23)."""
     state = res.state
     over = res.winner is not None
     interrogation = None if over else _interrogation(res)
-    record = _new_record(
-        day=state.day,
-        operations=state.operations,
-        order_holder=state.order_holder,
-        liquidation=res.liquidation,
-        cancelled=frozenset(res.cancelled),
-        detained=res.detained,
-        interrogation=interrogation,
-        living=res.living,
-        votes=state.votes,
-        tally=res.tally,
-        abstain=res.abstain,
-        threshold=res.threshold,
-        recalled=res.recalled,
-        deaths=res.deaths,
-        rumor=res.rumor,
-        results=private_results(res, interrogation),
-        whispers=state.whispers,
-        defector_won=res.recalled is not None and state.seats[res.recalled].role == R.DEFECTOR,
-        winner=res.winner,
-    )
     count = len(state.seats)
+    holder = None if over else next_order_holder(state.seats, res.alive, state.order_holder)
+    # By position, each field named beside it: binding 19 keywords costs more than the record.
+    record = _new_record(
+        state.day,  # day
+        state.operations,  # operations
+        state.order_holder,  # order_holder
+        res.liquidation,  # liquidation
+        frozenset(res.cancelled),  # cancelled
+        res.detained,  # detained
+        interrogation,  # interrogation
+        res.living,  # living
+        state.votes,  # votes
+        res.tally,  # tally
+        res.abstain,  # abstain
+        res.threshold,  # threshold
+        res.recalled,  # recalled
+        res.deaths,  # deaths
+        res.rumor,  # rumor
+        private_results(res, interrogation),  # results
+        state.whispers,  # whispers
+        res.recalled is not None and state.seats[res.recalled].role == R.DEFECTOR,  # defector_won
+        res.winner,  # winner
+    )
     return _new_state(
-        seats=state.seats,
-        seed=state.seed,
-        rng=res.rng,
-        day=state.day if over else state.day + 1,
-        alive=res.alive,
-        operations=(None,) * count,
-        votes=(None,) * count,
-        whispers=(),
-        final_cables=state.final_cables,
-        done=(False,) * count,
-        order_holder=None
-        if over
-        else next_order_holder(state.seats, res.alive, state.order_holder),
-        last_detained=res.detained,
-        interrogation=interrogation,
-        history=(*state.history, record),
-        deaths=state.deaths + res.deaths,
-        winner=res.winner,
+        state.seats,  # seats
+        state.seed,  # seed
+        res.rng,  # rng
+        state.day if over else state.day + 1,  # day
+        res.alive,  # alive
+        (None,) * count,  # operations
+        (None,) * count,  # votes
+        (),  # whispers
+        state.final_cables,  # final_cables
+        (False,) * count,  # done
+        holder,  # order_holder
+        res.detained,  # last_detained
+        interrogation,  # interrogation
+        (*state.history, record),  # history
+        state.deaths + res.deaths,  # deaths
+        res.winner,  # winner
     )
