@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from itertools import compress
 
 from deaddrop.engine.core.rng import Rng
@@ -54,12 +55,12 @@ class Resolution:
         LIQUIDATION, after S7 and S12); None for no Operation."""
         self.targets = targets
         """Per seat, the target of that Operation (-1 for none)."""
-        by_kind: dict[str, list[int]] = {}
+        by_kind: dict[str, list[tuple[int, int]]] = {}
         for seat, kind in enumerate(kinds):
             if kind is not None:
-                by_kind.setdefault(kind, []).append(seat)
+                by_kind.setdefault(kind, []).append((seat, targets[seat]))
         self.by_kind = by_kind
-        """The seats with an Operation of each kind, in join order."""
+        """(seat, target) of every Operation of each kind, in join order."""
         self.liquidation: Order | None = None
         """The locked Ring order (S12)."""
         self.cancelled: set[int] = set()
@@ -99,12 +100,13 @@ class Resolution:
         self.winner: str | None = None
         """station or ring when the game ends here (S24)."""
 
-    def acting(self, kind: str) -> list[tuple[int, int]]:
+    def acting(self, kind: str) -> Sequence[tuple[int, int]]:
         """(seat, target) of every uncancelled Operation of this kind, in join order."""
-        targets, cancelled = self.targets, self.cancelled
-        return [
-            (seat, targets[seat]) for seat in self.by_kind.get(kind, ()) if seat not in cancelled
-        ]
+        pairs = self.by_kind.get(kind, ())
+        cancelled = self.cancelled
+        if cancelled:  # most Pouches cancel nothing: the pairs as locked, not a copy
+            return [pair for pair in pairs if pair[0] not in cancelled]
+        return pairs
 
 
 def lock(state: State) -> Resolution:
