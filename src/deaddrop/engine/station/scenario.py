@@ -76,18 +76,26 @@ def parse_day(day: int, spec: Any, seat_of: Mapping[str, int]) -> DaySaves:
 
 
 def _usual_day(spec: Mapping[str, Any], seat_of: Mapping[str, int]) -> DaySaves | None:
-    """The day's saves when it is well formed and every operation an ability, else None.
+    """The day's saves when it is well formed and saves no withdrawal, else None.
 
-    Every day of a played game (`random-games`, the bots) is: read without a call a name, in
-    one try; anything unusual (an order, a withdrawal, a name nobody has, a malformed entry)
-    falls back to `parse_day`'s checks, which read the same saves or say what is wrong.
+    Nearly every day of a played game (`random-games`, the bots) is: read in one try, with no
+    call per name. Anything unusual (a withdrawal, a name nobody has, a malformed entry) falls
+    back to `parse_day`'s checks, which read the same saves or say what is wrong.
     """
     try:
         operations: list[tuple[int, Operation | None]] = []
         for name, operation in spec.get("operations", {}).items():
             if type(operation) is not dict or len(operation) != 1:
-                return None  # an order, a withdrawal or a malformed entry
-            operations.append((seat_of[name], ABILITY_ON[seat_of[operation["target"]]]))
+                return None  # a withdrawal or a malformed entry
+            if "target" in operation:
+                operations.append((seat_of[name], ABILITY_ON[seat_of[operation["target"]]]))
+                continue
+            order = operation["order"]
+            if type(order) is not dict or len(order) != 2:
+                return None
+            operations.append(
+                (seat_of[name], Order(seat_of[order["target"]], seat_of[order["performer"]]))
+            )
         votes = [
             (seat_of[name], ABSTAIN if choice == "abstain" else seat_of[choice])
             for name, choice in spec.get("votes", {}).items()
