@@ -150,15 +150,15 @@ def save_day(
                 A.check_ability_at(state, seat, operation.target)
             saved[seat] = operation
             index += 1
-        alive, running = state.alive, state.winner is None
+        alive, running, table, day = state.alive, state.winner is None, len(state.alive), state.day
         for seat, choice in votes:
             # The usual vote (a living voter, a living choice or Abstain, S21) passes in one
             # test; check_vote_at says why any other fails.
             if not (
                 running
-                and 0 <= seat < len(alive)
+                and 0 <= seat < table
                 and alive[seat]
-                and (choice == ABSTAIN or (0 <= choice < len(alive) and alive[choice]))
+                and (choice == ABSTAIN or (0 <= choice < table and alive[choice]))
             ):
                 A.check_vote_at(state, seat, choice)
             cast[seat] = choice
@@ -171,14 +171,14 @@ def save_day(
                 running
                 and count < WHISPERS_PER_DAY
                 and sender != recipient
-                and 0 <= sender < len(alive)
-                and 0 <= recipient < len(alive)
+                and 0 <= sender < table
+                and 0 <= recipient < table
                 and alive[sender]
                 and alive[recipient]
             ):
                 _check_whisper(state, sender, recipient, text, count)
             sent[sender] = count + 1
-            sent_whispers.append(_new_whisper(state.day, sender, recipient, text))
+            sent_whispers.append(_new_whisper(day, sender, recipient, text))
             index += 1
     except IllegalAction as error:
         raise BatchRefused(index, error) from None
