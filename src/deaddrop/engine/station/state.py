@@ -3,7 +3,7 @@
 The records a game makes on every save and Pouch (the State, whispers, Pouch records, results,
 deaths, rumors) have no slots, so that `core.records.builder` can store all their fields in one
 go: a frozen dataclass's own __init__ costs about 1,000 machine instructions a field, a
-quarter of a Pouch's work. Their fields read as fast as slots (Python 3.11 caches the place).
+quarter of a Pouch's work. Their fields read nearly as fast as slots (3.11 caches their place).
 """
 
 from __future__ import annotations
