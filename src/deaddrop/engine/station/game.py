@@ -7,15 +7,16 @@ from typing import TypeVar
 
 from deaddrop.engine.core.errors import IllegalAction
 from deaddrop.engine.core.events import Audience, Event
-from deaddrop.engine.core.records import evolve
+from deaddrop.engine.core.records import builder, evolve
 from deaddrop.engine.station import actions as A
 from deaddrop.engine.station.cable import death_json, reveal_json, vote_json
 from deaddrop.engine.station.claims import check_post_claims
 from deaddrop.engine.station.pouch import resolve_pouch
-from deaddrop.engine.station.roles import is_ring
+from deaddrop.engine.station.roles import WHISPERS_PER_DAY, is_ring
 from deaddrop.engine.station.setup import Setup, start
 from deaddrop.engine.station.state import (
     ABILITY_ON,
+    ABSTAIN,
     Death,
     Operation,
     Order,
@@ -149,16 +150,42 @@ def save_day(
                 A.check_ability_at(state, seat, operation.target)
             saved[seat] = operation
             index += 1
+        alive, running, table, day = state.alive, state.winner is None, len(state.alive), state.day
         for seat, choice in votes:
-            A.check_vote_at(state, seat, choice)
+            # The usual vote (a living voter, a living choice or Abstain, S21) passes in one
+            # test; check_vote_at says why any other fails.
+            if not (
+                running
+                and 0 <= seat < table
+                and alive[seat]
+                and (choice == ABSTAIN or (0 <= choice < table and alive[choice]))
+            ):
+                A.check_vote_at(state, seat, choice)
             cast[seat] = choice
             index += 1
         for sender, recipient, text in whispers:
-            _send(state, sent, sent_whispers, sender, recipient, text)
+            count = sent.get(sender, 0)
+            # The usual whisper (a scenario's are all text-less) passes S31 in one test; any
+            # other goes through the full checks, which say why it fails, and S43's.
+            if text or not (
+                running
+                and count < WHISPERS_PER_DAY
+                and sender != recipient
+                and 0 <= sender < table
+                and 0 <= recipient < table
+                and alive[sender]
+                and alive[recipient]
+            ):
+                _check_whisper(state, sender, recipient, text, count)
+            sent[sender] = count + 1
+            sent_whispers.append(_new_whisper(day, sender, recipient, text))
             index += 1
     except IllegalAction as error:
         raise BatchRefused(index, error) from None
     return evolve(state, operations=tuple(saved), votes=tuple(cast), whispers=tuple(sent_whispers))
+
+
+_new_whisper = builder(Whisper)
 
 
 def _sent_today(state: State) -> dict[int, int]:
@@ -179,10 +206,15 @@ def _send(
 ) -> None:
     """Check one whisper of a batch and add it; `sent` counts each sender's so far (S31)."""
     count = sent.get(seat, 0)
+    _check_whisper(state, seat, recipient, text, count)
+    sent[seat] = count + 1
+    whispers.append(_new_whisper(state.day, seat, recipient, text))
+
+
+def _check_whisper(state: State, seat: int, recipient: int, text: str, count: int) -> None:
+    """S31 for a seat that sent `count` whispers today, then the claims of its text (S43)."""
     A.check_whisper_at(state, seat, recipient, text, count)
     check_post_claims(state, text)  # S43: a whisper may carry claims
-    sent[seat] = count + 1
-    whispers.append(Whisper(state.day, seat, recipient, text))
 
 
 def replay(setup: Setup, log: Iterable[A.Action]) -> State:

@@ -1,82 +1,104 @@
-"""A Pouch in progress (S20): what each step of the pipeline takes and returns."""
+"""A Pouch in progress (S20): the scratchpad the steps of the pipeline fill in, in order."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any, NamedTuple
+from collections.abc import Sequence
+from itertools import compress
 
 from deaddrop.engine.core.rng import Rng
+from deaddrop.engine.station.roles import RING_ROLES
 from deaddrop.engine.station.state import Death, Order, Result, Rumor, State
 
 LIQUIDATION = "liquidation"
 """The kind of the performer's Operation once the order is locked (S12)."""
 
-Act = tuple[str, int]
-"""An Operation about to resolve: (the role that performs it, or liquidation; the target)."""
 
+class Resolution:
+    """A Pouch in progress: `lock` makes it, each step of S20 fills in its part, in order.
 
-class Resolution(NamedTuple):
-    """A Pouch in progress: each step takes one and returns the next.
-
-    A NamedTuple rather than a frozen dataclass: equally immutable, and cheaper to copy, which
-    matters at ten steps a Pouch; a step copies it with `but`, not `_replace` (see there).
+    Mutable on purpose, and private to one `pouch.advance`: nobody else ever holds one, the
+    State it reads is never changed, and `publish` turns it into immutable records once. An
+    immutable one copied at each of ten steps cost more than the steps' own work.
     """
 
-    state: State
-    """The day being resolved, as it stood at the deadline."""
-    acts: tuple[Act | None, ...]
-    """Per seat, the Operation that will resolve unless cancelled (after S7 and S12)."""
-    by_kind: Mapping[str, tuple[tuple[int, int], ...]]
-    """(seat, target) of every act, grouped by kind, in join order."""
-    liquidation: Order | None = None
-    """The locked Ring order (S12)."""
-    cancelled: frozenset[int] = frozenset()
-    """Seats whose Operation was cancelled (S14, S15)."""
-    detained: int | None = None
-    """The detainee (S14)."""
-    interrogator: int | None = None
-    """Who detained them: the other party of the interrogation chat (S14)."""
-    framed: frozenset[int] = frozenset()
-    """Seats framed this Pouch (S16)."""
-    sheltered: frozenset[int] = frozenset()
-    """Seats sheltered this Pouch (S17)."""
-    liquidated: int | None = None
-    """The seat the liquidation killed (S18)."""
-    notes: tuple[tuple[int, Result], ...] = ()
-    """Private notes: safehouse_needed (S18)."""
-    readings: tuple[tuple[int, Result], ...] = ()
-    """Role results of information Operations (S19)."""
-    rumor: Rumor | None = None
-    """The Defector rumor (S27)."""
-    rng: Rng | None = None
-    """The generator after this Pouch's draws (None: unchanged)."""
-    tally: tuple[tuple[int, int], ...] = ()
-    """Votes per seat that received any (S21)."""
-    abstain: int = 0
-    """Abstentions, saved or by default (S7)."""
-    threshold: int = 0
-    """ceil(L / 3) (S21)."""
-    recalled: int | None = None
-    """The Tribunal's choice (S21)."""
-    deaths: tuple[Death, ...] = ()
-    """Everyone burned at this Pouch, by seat (S22)."""
-    alive: tuple[bool, ...] = ()
-    """Who lives: at lock, then after step 10."""
-    living: tuple[int, ...] = ()
-    """The seats living at lock: the voters and the L of S21."""
-    winner: str | None = None
-    """station or ring when the game ends here (S24)."""
+    __slots__ = (
+        "abstain",
+        "alive",
+        "by_kind",
+        "cancelled",
+        "deaths",
+        "detained",
+        "framed",
+        "interrogator",
+        "kinds",
+        "liquidated",
+        "liquidation",
+        "living",
+        "notes",
+        "readings",
+        "recalled",
+        "rng",
+        "rumor",
+        "sheltered",
+        "state",
+        "tally",
+        "targets",
+        "threshold",
+        "winner",
+    )
 
-    def but(self, **changes: Any) -> Resolution:
-        """A copy with these fields changed.
-
-        `_replace` pops every field's name from the changes (22 of them); this sets only the
-        changed ones, at about half the cost on a Pouch's five or so copies.
-        """
-        values: list[Any] = list(self)
-        for name, value in changes.items():
-            values[_FIELD_INDEX[name]] = value
-        return Resolution._make(values)
+    def __init__(self, state: State, kinds: list[str | None], targets: list[int]) -> None:
+        self.state = state
+        """The day being resolved, as it stood at the deadline."""
+        self.kinds = kinds
+        """Per seat, the kind of Operation that resolves unless cancelled (a role or
+        LIQUIDATION, after S7 and S12); None for no Operation."""
+        self.targets = targets
+        """Per seat, the target of that Operation (-1 for none)."""
+        by_kind: dict[str, list[tuple[int, int]]] = {}
+        for seat, kind in enumerate(kinds):
+            if kind is not None:
+                by_kind.setdefault(kind, []).append((seat, targets[seat]))
+        self.by_kind = by_kind
+        """(seat, target) of every Operation of each kind, in join order."""
+        self.liquidation: Order | None = None
+        """The locked Ring order (S12)."""
+        self.cancelled: set[int] = set()
+        """Seats whose Operation was cancelled (S14, S15)."""
+        self.detained: int | None = None
+        """The detainee (S14)."""
+        self.interrogator: int | None = None
+        """Who detained them: the other party of the interrogation chat (S14)."""
+        self.framed: set[int] = set()
+        """Seats framed this Pouch (S16)."""
+        self.sheltered: set[int] = set()
+        """Seats sheltered this Pouch (S17)."""
+        self.liquidated: int | None = None
+        """The seat the liquidation killed (S18)."""
+        self.notes: list[tuple[int, Result]] = []
+        """Private notes: safehouse_needed (S18)."""
+        self.readings: list[tuple[int, Result]] = []
+        """Role results of information Operations (S19)."""
+        self.rumor: Rumor | None = None
+        """The Defector rumor (S27)."""
+        self.rng: Rng = state.rng
+        """The generator after this Pouch's draws."""
+        self.tally: tuple[tuple[int, int], ...] = ()
+        """Votes per seat that received any, by seat (S21)."""
+        self.abstain = 0
+        """Abstentions, saved or by default (S7)."""
+        self.threshold = 0
+        """ceil(L / 3) (S21)."""
+        self.recalled: int | None = None
+        """The Tribunal's choice (S21)."""
+        self.deaths: tuple[Death, ...] = ()
+        """Everyone burned at this Pouch, by seat (S22)."""
+        self.alive: tuple[bool, ...] = state.alive
+        """Who lives: at lock, then after step 10."""
+        self.living: tuple[int, ...] = tuple(compress(range(len(state.alive)), state.alive))
+        """The seats living at lock: the voters and the L of S21."""
+        self.winner: str | None = None
+        """station or ring when the game ends here (S24)."""
 
     def acting(self, kind: str) -> Sequence[tuple[int, int]]:
         """(seat, target) of every uncancelled Operation of this kind, in join order."""
@@ -87,4 +109,37 @@ class Resolution(NamedTuple):
         return pairs
 
 
-_FIELD_INDEX = {name: index for index, name in enumerate(Resolution._fields)}
+def lock(state: State) -> Resolution:
+    """Step 1: the last saved Operations count (S7); the order becomes the performer's (S12)."""
+    seats, alive = state.seats, state.alive
+    kinds: list[str | None] = [None] * len(seats)
+    targets = [-1] * len(seats)
+    liquidation: Order | None = None
+    for seat, operation in enumerate(state.operations):
+        if operation is None or not alive[seat]:
+            continue
+        if isinstance(operation, Order):
+            if seat == state.order_holder and _order_stands(state, operation):
+                liquidation = operation
+            continue  # S12: the order itself is not a visit
+        if alive[operation.target]:  # S8, S40: a target removed since saving drops out
+            kinds[seat], targets[seat] = seats[seat].role, operation.target
+    if liquidation is not None:
+        # S12: the liquidation replaces whatever the performer had queued.
+        kinds[liquidation.performer] = LIQUIDATION
+        targets[liquidation.performer] = liquidation.target
+    res = Resolution(state, kinds, targets)
+    res.liquidation = liquidation
+    return res
+
+
+def _order_stands(state: State, order: Order) -> bool:
+    """An order still valid at lock: day 2 on, living non-Ring target, living Ring performer."""
+    alive, seats = state.alive, state.seats
+    return (
+        state.day >= 2
+        and alive[order.target]
+        and alive[order.performer]
+        and seats[order.target].role not in RING_ROLES
+        and seats[order.performer].role in RING_ROLES
+    )

@@ -10,7 +10,7 @@ from deaddrop.engine.station.cable import result_json
 from deaddrop.engine.station.codec import is_pairs
 from deaddrop.engine.station.game import BatchRefused, save_day
 from deaddrop.engine.station.pouch import advance
-from deaddrop.engine.station.setup import Setup, check_deal, setup_from_deal, start
+from deaddrop.engine.station.setup import setup_from_deal, start
 from deaddrop.engine.station.state import ABILITY_ON, ABSTAIN, Operation, Order, PouchRecord, State
 
 JSON = dict[str, Any]
@@ -25,20 +25,17 @@ class ScenarioError(ValueError):
         self.rule = rule
 
 
-def parse_setup(scenario: Any) -> Setup:
-    """The table of a scenario: codenames and roles in join order (S1, S2, S3)."""
+def start_scenario(scenario: Any) -> State:
+    """The state at the start of a scenario's table: codenames and roles in join order (S1-S3)."""
     if not isinstance(scenario, dict):
         raise ScenarioError("scenario: the top level must be a JSON object", None)
     players = scenario.get("players")
     if not is_pairs(players):
         raise ScenarioError("scenario: players must be a list of [codename, role] pairs", None)
     try:
-        table = [(codename, role) for codename, role in players]
-        check_deal(table)
-        setup = setup_from_deal(table)
-    except IllegalAction as error:
+        return start(setup_from_deal([(codename, role) for codename, role in players]))
+    except IllegalAction as error:  # `start` checks the deal (S1, S3)
         raise ScenarioError(f"players: {error.message} ({error.code})", error.code) from None
-    return setup
 
 
 DaySaves = tuple[
@@ -55,6 +52,9 @@ def parse_day(day: int, spec: Any, seat_of: Mapping[str, int]) -> DaySaves:
         raise ScenarioError(f"day {day}: a day must be a JSON object", None)
     if not _DAY_KEYS.issuperset(spec):
         raise ScenarioError(f"day {day}: unknown keys {sorted(set(spec) - _DAY_KEYS)}", None)
+    saves = _usual_day(spec, seat_of)
+    if saves is not None:
+        return saves
     operations = [
         (_seat(seat_of, day, name, name), _operation(seat_of, day, name, operation))
         for name, operation in _mapping(spec, "operations", day).items()
@@ -72,6 +72,41 @@ def parse_day(day: int, spec: Any, seat_of: Mapping[str, int]) -> DaySaves:
         whispers.append(
             (_seat(seat_of, day, actor, sender), _seat(seat_of, day, actor, recipient), "")
         )
+    return operations, votes, whispers
+
+
+def _usual_day(spec: Mapping[str, Any], seat_of: Mapping[str, int]) -> DaySaves | None:
+    """The day's saves when it is well formed and saves no withdrawal, else None.
+
+    Nearly every day of a played game (`random-games`, the bots) is: read in one try, with no
+    call per name. Anything unusual (a withdrawal, a name nobody has, a malformed entry) falls
+    back to `parse_day`'s checks, which read the same saves or say what is wrong.
+    """
+    try:
+        operations: list[tuple[int, Operation | None]] = []
+        for name, operation in spec.get("operations", {}).items():
+            if type(operation) is not dict or len(operation) != 1:
+                return None  # a withdrawal or a malformed entry
+            if "target" in operation:
+                operations.append((seat_of[name], ABILITY_ON[seat_of[operation["target"]]]))
+                continue
+            order = operation["order"]
+            if type(order) is not dict or len(order) != 2:
+                return None
+            operations.append(
+                (seat_of[name], Order(seat_of[order["target"]], seat_of[order["performer"]]))
+            )
+        votes = [
+            (seat_of[name], ABSTAIN if choice == "abstain" else seat_of[choice])
+            for name, choice in spec.get("votes", {}).items()
+        ]
+        whispers = []
+        for pair in spec.get("whispers", ()):
+            if type(pair) is not list or len(pair) != 2:
+                return None
+            whispers.append((seat_of[pair[0]], seat_of[pair[1]], ""))
+    except (KeyError, TypeError, AttributeError):
+        return None  # a name nobody has, or no string, or a part of the wrong type
     return operations, votes, whispers
 
 
@@ -178,7 +213,7 @@ def run_scenario(scenario: Any, *, deadlines: list[State] | None = None) -> tupl
 
     `deadlines`, when given, collects the state just before each Pouch (for benchmarks).
     """
-    state = start(parse_setup(scenario))
+    state = start_scenario(scenario)
     seat_of = {seat.codename: seat.index for seat in state.seats}
     days = scenario.get("days", [])
     if not isinstance(days, list):

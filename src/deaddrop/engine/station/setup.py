@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from deaddrop.engine.core.errors import IllegalAction
+from deaddrop.engine.core.records import builder
 from deaddrop.engine.core.rng import Rng
 from deaddrop.engine.station.roles import (
     BIRDS,
@@ -75,9 +76,10 @@ def start(setup: Setup) -> State:
         if len(setup.players) != len(setup.deal):
             raise IllegalAction("S1", "one player per dealt seat")
         fixed, rng = tuple(setup.deal), Rng.from_seed(setup.seed)
+    new_seat = builder(Seat)
     seats = tuple(
         [
-            Seat(index, player, codename, role)
+            new_seat(index, player, codename, role)
             for index, (player, (codename, role)) in enumerate(
                 zip(setup.players, fixed, strict=True)
             )
@@ -85,7 +87,7 @@ def start(setup: Setup) -> State:
     )
     count = len(seats)
     ringleader = [seat.role for seat in seats].index(RINGLEADER)
-    return State(
+    return builder(State)(
         seats=seats,
         seed=setup.seed,
         rng=rng,
