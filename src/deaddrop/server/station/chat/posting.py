@@ -14,7 +14,6 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from deaddrop.server.accounts.auth import Me
 from deaddrop.server.db.dependencies import DB
 from deaddrop.server.hosting.refusals import Refused
-from deaddrop.server.live.journal import cursor_at
 from deaddrop.server.station.chat.channels import channel_of, do_post
 from deaddrop.server.station.game.access import GameContext, access_game_for_player
 from deaddrop.server.station.game.http import (
@@ -28,6 +27,7 @@ from deaddrop.server.station.game.http import (
     refuse,
 )
 from deaddrop.server.station.live.stream import stream_of
+from deaddrop.server.station.tabs.positions import position
 from deaddrop.server.station.tabs.seen import listener_of
 
 TextOf = Callable[[dict[str, str], str], str]
@@ -80,7 +80,7 @@ def channel_post(
         except Refused as refusal:
             return await on_refusal(request, db, context, fields, refusal, channel)
         # The poster's own cursor (what its pages' streams will number this message), not `seq`.
-        cursor = await cursor_at(db, stream_of(game_id), listener_of(context), seq)
+        _, cursor = await position(db, stream_of(game_id), listener_of(context), seq)
         path = back_to(request, fields, tab_of(game_id, channel))
         return answer(request, path, message, seq=cursor)
 
