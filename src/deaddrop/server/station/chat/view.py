@@ -75,7 +75,7 @@ def _message(
 
 def _note(state: State, viewer: int | None, channel: Channel) -> str:
     """What a channel says above its messages: the Ring's order (S29), the interrogation (S14)."""
-    if viewer is None or state.over:
+    if viewer is None or state.over or channel not in (Channel.RING, Channel.INTERROGATION):
         return ""
     seen = view(state, viewer)
     if channel is Channel.RING and "ring" in seen:
