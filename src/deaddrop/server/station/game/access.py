@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from litestar.exceptions import NotFoundException, PermissionDeniedException
-from sqlalchemy import select
+from sqlalchemy import bindparam, select
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import InstrumentedAttribute
 
@@ -51,18 +51,20 @@ async def _game_by(
     return await db.scalar(select(StationGame).where(column == value))
 
 
+_MEMBER = (
+    select(StationGame, StationSeat)
+    .join(StationSeat, StationSeat.game_id == StationGame.id)
+    .where(StationGame.public_id == bindparam("game"), StationSeat.user_id == bindparam("user"))
+)
+"""A game by public id with one person's seat in it; built once, not per request."""
+
+
 async def access_game_for_member(db: AsyncSession, game_id: str, user: User) -> GameContext:
     """The game for someone holding a seat in it (the host always does); else 404."""
     if not game_id or len(game_id) > 64:
         raise NotFoundException(NOT_FOUND)
     # The game and this person's seat in one round trip: every page of a game starts here.
-    found = (
-        await db.execute(
-            select(StationGame, StationSeat)
-            .join(StationSeat, StationSeat.game_id == StationGame.id)
-            .where(StationGame.public_id == game_id, StationSeat.user_id == user.id)
-        )
-    ).first()
+    found = (await db.execute(_MEMBER, {"game": game_id, "user": user.id})).first()
     # Outsiders, joiners who left or were removed, and holders who were replaced see nothing;
     # a game that does not exist answers the same.
     if found is None:

@@ -7,7 +7,7 @@ engine's audience, as for live pushes) that each tab shows after that tab's last
 
 from __future__ import annotations
 
-from sqlalchemy import and_, case, or_, select
+from sqlalchemy import and_, bindparam, case, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from deaddrop.server.db.upsert import insert_for
@@ -40,12 +40,14 @@ async def mark_seen(db: AsyncSession, game_id: int, user_id: int, tab: str, seq:
 
 async def seen_of(db: AsyncSession, game_id: int, user_id: int) -> dict[str, int]:
     """The player's last-seen journal position per tab (absent: never looked)."""
-    rows = await db.execute(
-        select(StationTabSeen.tab, StationTabSeen.seq).where(
-            StationTabSeen.game_id == game_id, StationTabSeen.user_id == user_id
-        )
-    )
+    rows = await db.execute(_SEEN, {"game": game_id, "user": user_id})
     return {row.tab: row.seq for row in rows}
+
+
+_SEEN = select(StationTabSeen.tab, StationTabSeen.seq).where(
+    StationTabSeen.game_id == bindparam("game"), StationTabSeen.user_id == bindparam("user")
+)
+"""A player's last looks (read on every page of theirs): built once."""
 
 
 async def tab_badges(
