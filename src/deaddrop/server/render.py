@@ -7,6 +7,7 @@ from typing import Any
 from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
 from litestar import Request
 from litestar.response import Redirect, Template
+from markupsafe import Markup
 
 from deaddrop.server.accounts.models import User
 from deaddrop.server.words import counted
@@ -23,9 +24,23 @@ def jinja_environment() -> Environment:
         undefined=StrictUndefined,
         trim_blocks=True,
         lstrip_blocks=True,
+        # Templates ship inside the package and change only with it: no stat of every
+        # template file on every render (a restart picks up a new version).
+        auto_reload=False,
     )
     environment.filters["counted"] = counted  # {{ n|counted("player") }}: "1 player", "6 players"
     return environment
+
+
+_FRAGMENTS: list[Environment] = []
+
+
+def fragment(template: str, **context: Any) -> Markup:
+    """A piece of a page from a template under `templates/`, rendered here (to be kept and
+    placed in pages later), with the pages' own environment settings."""
+    if not _FRAGMENTS:
+        _FRAGMENTS.append(jinja_environment())
+    return Markup(_FRAGMENTS[0].get_template(template).render(**context))
 
 
 def page(

@@ -8,7 +8,7 @@ the seats that may read it then, and filters every read with `can_read` on the c
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -179,6 +179,8 @@ class Panel:
     note: str = ""
     claims: bool = False
     """Whether the "Make a claim" form sits beside the text box (S43: the Floor, the Ring)."""
+    log: Markup = field(default_factory=Markup)
+    """`messages` as the page shows them (station/chat/messages.html)."""
 
 
 def can_post(state: State, viewer: int | None, channel: Channel) -> bool:

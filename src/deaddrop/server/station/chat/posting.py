@@ -14,7 +14,6 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from deaddrop.server.accounts.auth import Me
 from deaddrop.server.db.dependencies import DB
 from deaddrop.server.hosting.refusals import Refused
-from deaddrop.server.live.journal import cursor_at
 from deaddrop.server.station.chat.channels import channel_of, do_post
 from deaddrop.server.station.game.access import GameContext, access_game_for_player
 from deaddrop.server.station.game.http import (
@@ -28,6 +27,7 @@ from deaddrop.server.station.game.http import (
     refuse,
 )
 from deaddrop.server.station.live.stream import stream_of
+from deaddrop.server.station.tabs.positions import position
 from deaddrop.server.station.tabs.seen import listener_of
 
 TextOf = Callable[[dict[str, str], str], str]
@@ -78,7 +78,8 @@ def channel_post(
             text = text_of(fields, channel)
             seq = await do_post(db, context, channel_of(channel), text, clock.now())
             # The poster's own cursor (what its pages' streams number this message), not `seq`.
-            return Done(message, {"seq": await cursor_at(db, stream, listener_of(context), seq)})
+            _, cursor = await position(db, stream, listener_of(context), seq)
+            return Done(message, {"seq": cursor})
 
         async def refused(fields: dict[str, str], refusal: Refused) -> Reply | Template:
             return await on_refusal(request, db, context, fields, refusal, channel)

@@ -2,14 +2,19 @@
 
 from __future__ import annotations
 
+from datetime import datetime
+from functools import lru_cache
 from typing import Any
 
+from markupsafe import Markup
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from deaddrop.engine.station.channels import Channel
 from deaddrop.engine.station.state import State
 from deaddrop.engine.station.views import view
 from deaddrop.phrasebook.station_claims import CLAIM_CHANNELS, post_sentences
+from deaddrop.server.hosting.memo import Memo
+from deaddrop.server.render import fragment
 from deaddrop.server.station.chat.channels import (
     TITLES,
     Panel,
@@ -26,27 +31,51 @@ TAB_CHANNELS: dict[str, tuple[Channel, ...]] = {
     "dossier": (Channel.RING, Channel.ARCHIVE, Channel.INTERROGATION),
 }
 """The Floor chat sits beside the tally; the secret channels live in the private Dossier."""
+MESSAGES_KEPT = 8192
+"""Messages kept as shown (per reader's zone): the newest pages of the games being read."""
 
 
 def message_json(state: State, row: StationMessage, zone_name: str) -> dict[str, Any]:
     """A message as a template shows it: escaped, codenames highlighted, in the reader's zone."""
-    codenames = [seat.codename for seat in state.seats]
-    author = state.seats[row.seat].codename
+    codenames = tuple(seat.codename for seat in state.seats)
+    return dict(
+        _message(
+            row.id, row.day, row.seat, row.channel, row.text, row.created_at, codenames, zone_name
+        )
+    )
+
+
+@lru_cache(maxsize=MESSAGES_KEPT)
+def _message(
+    message_id: int,
+    day: int,
+    seat: int,
+    channel: str,
+    text: str,
+    created_at: datetime,
+    codenames: tuple[str, ...],
+    zone_name: str,
+) -> dict[str, Any]:
+    """`message_json` of these values. Every page of a game shows the same messages again, and
+    the highlighting and the times are the costly part of a page; the key is every input, so a
+    kept answer is always the one these values give."""
+    author = codenames[seat]
+    names = list(codenames)
     return {
-        "id": row.id,
-        "day": row.day,
+        "id": message_id,
+        "day": day,
         "codename": author,
-        "html": highlight(row.text, codenames),
+        "html": highlight(text, names),
         # S43: a claim post reads as plain sentences; free text, the empty list.
-        "claim": [highlight(s, codenames) for s in post_sentences(author, row.channel, row.text)],
-        "when": when_text(row.created_at, _zone(zone_name)),
-        "iso": row.created_at.strftime("%Y-%m-%dT%H:%M:%SZ"),
+        "claim": [highlight(s, names) for s in post_sentences(author, channel, text)],
+        "when": when_text(created_at, _zone(zone_name)),
+        "iso": created_at.strftime("%Y-%m-%dT%H:%M:%SZ"),
     }
 
 
 def _note(state: State, viewer: int | None, channel: Channel) -> str:
     """What a channel says above its messages: the Ring's order (S29), the interrogation (S14)."""
-    if viewer is None or state.over:
+    if viewer is None or state.over or channel not in (Channel.RING, Channel.INTERROGATION):
         return ""
     seen = view(state, viewer)
     if channel is Channel.RING and "ring" in seen:
@@ -67,6 +96,16 @@ def _note(state: State, viewer: int | None, channel: Channel) -> str:
     return ""
 
 
+JournalAt = tuple[str, int]
+"""(a game's public id, its journal's newest seq as a page read it)."""
+Shown = tuple[list[dict[str, Any]], int | None, Markup]
+_SHOWN: Memo[tuple[JournalAt, str, tuple[int, ...], int | None, str], Shown] = Memo(2048)
+"""A channel's newest messages, the id to page back from and their HTML, by (game and journal
+position, channel, the readable days, `before`, zone). Who reads which days is the engine's
+answer, and the journal numbers every post, so readers with the same key read the same rows
+(the Floor: everyone; a secret channel: only readers of those very days, S14, S29, S30)."""
+
+
 async def panel(
     db: AsyncSession,
     game_id: int,
@@ -75,17 +114,29 @@ async def panel(
     channel: Channel,
     zone_name: str,
     before: int | None = None,
+    at: JournalAt | None = None,
 ) -> Panel | None:
-    """One channel for one viewer, or None when the engine lets them read none of it."""
-    if not readable_days(state, viewer, channel):
+    """One channel for one viewer, or None when the engine lets them read none of it; `at`
+    lets a page reuse what another page read at the same journal position."""
+    days = readable_days(state, viewer, channel)
+    if not days:
         return None
-    rows, more = await history(db, game_id, state, viewer, channel, before)
+    key = (at, channel.value, tuple(days), before, zone_name) if at is not None else None
+    shown = _SHOWN.get(key) if key is not None else None
+    if shown is None:
+        rows, more = await history(db, game_id, state, viewer, channel, before)
+        messages = [message_json(state, row, zone_name) for row in rows]
+        log = fragment("station/chat/messages.html", messages=messages)
+        shown = (messages, rows[0].id if more and rows else None, log)
+        if key is not None:
+            _SHOWN.put(key, shown)
     posting = can_post(state, viewer, channel)
     return Panel(
         channel=channel.value,
         title=TITLES[channel],
-        messages=[message_json(state, row, zone_name) for row in rows],
-        older=rows[0].id if more and rows else None,
+        messages=list(shown[0]),  # the page's own list: a kept one is never changed
+        older=shown[1],
+        log=shown[2],
         can_post=posting,
         note=_note(state, viewer, channel),
         claims=posting and channel.value in CLAIM_CHANNELS and not state.over,
@@ -93,12 +144,18 @@ async def panel(
 
 
 async def chat_values(
-    db: AsyncSession, game_id: int, state: State, viewer: int | None, tab: str, zone: str
+    db: AsyncSession,
+    game_id: int,
+    state: State,
+    viewer: int | None,
+    tab: str,
+    zone: str,
+    at: JournalAt | None = None,
 ) -> dict[str, Any]:
     """What a tab's templates need for its chat panels (none for tabs without chat)."""
     panels = []
     for channel in TAB_CHANNELS.get(tab, ()):
-        found = await panel(db, game_id, state, viewer, channel, zone)
+        found = await panel(db, game_id, state, viewer, channel, zone, at=at)
         if found is not None:
             panels.append(found)
     return {"chat": panels}

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from litestar.exceptions import NotFoundException, PermissionDeniedException
-from sqlalchemy import select
+from sqlalchemy import bindparam, select
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import InstrumentedAttribute
 
@@ -51,17 +51,25 @@ async def _game_by(
     return await db.scalar(select(StationGame).where(column == value))
 
 
+_MEMBER = (
+    select(StationGame, StationSeat)
+    .join(StationSeat, StationSeat.game_id == StationGame.id)
+    .where(StationGame.public_id == bindparam("game"), StationSeat.user_id == bindparam("user"))
+)
+"""A game by public id with one person's seat in it; built once, not per request."""
+
+
 async def access_game_for_member(db: AsyncSession, game_id: str, user: User) -> GameContext:
     """The game for someone holding a seat in it (the host always does); else 404."""
-    game = await _game_by(db, StationGame.public_id, game_id)
-    if game is None:
+    if not game_id or len(game_id) > 64:
         raise NotFoundException(NOT_FOUND)
-    seat = await db.scalar(
-        select(StationSeat).where(StationSeat.game_id == game.id, StationSeat.user_id == user.id)
-    )
-    # Outsiders, joiners who left or were removed, and holders who were replaced see nothing.
-    if seat is None:
+    # The game and this person's seat in one round trip: every page of a game starts here.
+    found = (await db.execute(_MEMBER, {"game": game_id, "user": user.id})).first()
+    # Outsiders, joiners who left or were removed, and holders who were replaced see nothing;
+    # a game that does not exist answers the same.
+    if found is None:
         raise NotFoundException(NOT_FOUND)
+    game, seat = found
     return GameContext(game, user, seat)
 
 
@@ -75,7 +83,11 @@ async def access_game_for_host(db: AsyncSession, game_id: str, user: User) -> Ga
 
 async def access_game_for_player(db: AsyncSession, game_id: str, user: User) -> GameContext:
     """The game for a seat holder once it has started (play, views); 404 before and outside."""
-    context = await access_game_for_member(db, game_id, user)
+    return check_player(await access_game_for_member(db, game_id, user))
+
+
+def check_player(context: GameContext) -> GameContext:
+    """A member's context once the game has started and they hold an engine seat; else 404."""
     if context.game.setup is None:
         raise NotFoundException("This game has not started yet.")
     if context.seat is None:

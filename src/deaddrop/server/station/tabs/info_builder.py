@@ -7,6 +7,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from deaddrop.engine.station import State
 from deaddrop.server.accounts.models import User
+from deaddrop.server.hosting.memo import Memo
 from deaddrop.server.station.chat.models import StationMessage
 from deaddrop.server.station.game.access import GameContext
 from deaddrop.server.station.game.models import (
@@ -27,15 +28,13 @@ def spectator_path(game: StationGame) -> str | None:
     return None if game.spectator_token is None else f"/watch/{game.spectator_token}"
 
 
-async def build_game_info(db: AsyncSession, context: GameContext, state: State) -> GameInfo:
-    """What the tabs need besides the engine's view, for the context's viewer."""
+async def build_game_info(
+    db: AsyncSession, context: GameContext, state: State, at: int | None = None
+) -> GameInfo:
+    """What the tabs need besides the engine's view, for the context's viewer; `at`, the
+    journal's newest seq read before this, lets a page reuse what another page read there."""
     game = context.game
-    seats = await seat_infos(db, game, state)
-    announcements = await db.scalars(
-        select(StationAnnouncement)
-        .where(StationAnnouncement.game_id == game.id)
-        .order_by(StationAnnouncement.id)
-    )
+    seats, announcements = await _table_rows(db, game, state, at)
     viewer_zone = context.user.time_zone if context.user is not None else game.time_zone
     host = context.is_host
     return GameInfo(
@@ -51,14 +50,42 @@ async def build_game_info(db: AsyncSession, context: GameContext, state: State) 
         seats=seats,
         spectator_url=spectator_path(game) if host else None,
         version=table_epoch(state),
-        announcements=tuple(
-            Announcement(a.day, a.kind, a.text, a.created_at) for a in announcements
-        ),
+        announcements=announcements,
         pause_ends_at=game.pause_ends_at,
         host_tools_url=f"/games/{game.public_id}/host" if host else None,
         inactive_prompt=tuple(s.codename for s in seats if s.inactive) if host else (),
         practice=game.practice,
     )
+
+
+TableRows = tuple[tuple[SeatInfo, ...], tuple[Announcement, ...]]
+_TABLES: Memo[tuple[str, int, int, int], TableRows] = Memo(2048)
+"""The seats and notices of recently read games, by (public id, row version, version, journal
+seq): a handover, a stand-in, a removal or a notice bumps the row version or journals an event,
+and a post journals one, so a changed table is always a new key. Public to every viewer."""
+
+
+async def _table_rows(
+    db: AsyncSession, game: StationGame, state: State, at: int | None
+) -> TableRows:
+    """The seats' infos and the host's notices, oldest first; kept by the journal position
+    `at` (while the game runs: after the end the seats show people's names, S26, which an
+    account may change without a journal event)."""
+    key = (game.public_id, game.row_version, game.version, at or 0)
+    if at is not None and not state.over:
+        found = _TABLES.get(key)
+        if found is not None:
+            return found
+    rows = await db.scalars(
+        select(StationAnnouncement)
+        .where(StationAnnouncement.game_id == game.id)
+        .order_by(StationAnnouncement.id)
+    )
+    notices = tuple(Announcement(a.day, a.kind, a.text, a.created_at) for a in rows)
+    found = (await seat_infos(db, game, state), notices)
+    if at is not None and not state.over:
+        _TABLES.put(key, found)
+    return found
 
 
 async def seat_infos(db: AsyncSession, game: StationGame, state: State) -> tuple[SeatInfo, ...]:

@@ -15,21 +15,21 @@ from deaddrop.engine.station.views import view
 from deaddrop.server.accounts.auth import Me, Viewer
 from deaddrop.server.accounts.models import User
 from deaddrop.server.db.dependencies import DB
-from deaddrop.server.live import journal
 from deaddrop.server.render import page, see_other
 from deaddrop.server.station.chat.view import chat_values
 from deaddrop.server.station.game.access import (
     GameContext,
     access_game_for_member,
-    access_game_for_player,
     access_game_for_spectator,
+    check_player,
 )
 from deaddrop.server.station.game.store import load_state
 from deaddrop.server.station.live.stream import stream_of
 from deaddrop.server.station.standins.page import standin_values
 from deaddrop.server.station.tabs.context import SPECTATOR_TABS, TABS, tab_context
 from deaddrop.server.station.tabs.info_builder import build_game_info
-from deaddrop.server.station.tabs.seen import listener_of, mark_seen, tab_badges
+from deaddrop.server.station.tabs.positions import position
+from deaddrop.server.station.tabs.seen import listener_of, mark_seen, seen_of, tab_badges
 
 # Pages change with every save of anyone at the table: never serve one from a cache.
 NO_STORE = {"Cache-Control": "no-store"}
@@ -51,22 +51,24 @@ async def tab_values(
     `looked`: this rendering counts as the player's look at the tab (its badge clears).
     """
     # Read the journal position first: an event after it is pushed again, never missed.
-    stream = stream_of(context.game.public_id)
-    after = await journal.last_seq(db, stream)
     # The page names the viewer's own cursor, never `after`: that counts others' private acts.
-    cursor = await journal.cursor_at(db, stream, listener_of(context), after)
+    after, cursor = await position(db, stream_of(context.game.public_id), listener_of(context))
     state = await load_state(db, context.game)
-    info = await build_game_info(db, context, state)
+    info = await build_game_info(db, context, state, after)
     values = tab_context(tab, view(state, context.seat), info, base_path=base_path)
     zone = info.viewer_time_zone
-    values.update(await chat_values(db, context.game.id, state, context.seat, tab, zone))
+    where = (context.game.public_id, after)
+    values.update(await chat_values(db, context.game.id, state, context.seat, tab, zone, where))
     values.update(live_url=f"{base_path}/events?tab={tab}", live_after=cursor)
     values.update(standin_values(context, info, state.day))  # public, but for the button
     if context.user is not None and context.seat is not None:
-        if looked:  # rendering a tab to its player is their look at it (issue 5)
+        seen = await seen_of(db, context.game.id, context.user.id)
+        # Rendering a tab to its player is their look at it (issue 5); a look that moves
+        # nothing on (the tab already seen up to `after`) writes nothing.
+        if looked and (tab not in seen or seen[tab] < after):
             await mark_seen(db, context.game.id, context.user.id, tab, after)
         names = [item["name"] for item in values["tabs"] if item["name"] != tab]
-        values["badges"] = await tab_badges(db, context, values["codename"], names)
+        values["badges"] = await tab_badges(db, context, values["codename"], names, seen, after)
     return values
 
 
@@ -77,7 +79,7 @@ def _player_tab(tab: str) -> HTTPRouteHandler:
         member = await access_game_for_member(db, game_id, me)
         if member.game.setup is None:  # not started: the tabs have nothing yet, the lobby does
             return see_other(f"/games/{game_id}/lobby")
-        context = await access_game_for_player(db, game_id, me)
+        context = check_player(member)
         return await render_tab(db, context, tab, me, f"/games/{game_id}")
 
     handler.__doc__ = f"The {tab} tab of a game, for one of its players."

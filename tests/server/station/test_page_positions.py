@@ -1,0 +1,82 @@
+"""A page's journal position read from this process's last known one (issue 15) says exactly
+what `last_seq` and `cursor_at` say, for every seat and the public, cold or warm, at the
+newest seq or at a given one; and a page's kept pieces never outlive a change. SQLite and
+PostgreSQL."""
+
+from __future__ import annotations
+
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from deaddrop.engine.station.roles import is_ring
+from deaddrop.server.live import journal
+from deaddrop.server.station.live.stream import stream_of
+from deaddrop.server.station.tabs.positions import position
+from tests.server.station.tabs_fixtures import (  # noqa: F401 (fixtures)
+    RunDB,
+    Table,
+    six_players,
+    started_table,
+)
+from tests.server.station.test_chat_routes import api_post, ring_and_station
+from tests.server.station.test_live_stream import whisper
+
+LISTENERS: list[journal.Listener] = [None, journal.EVERYONE, 0, 1, 2, 3, 4, 5]
+Position = tuple[int, int]
+Found = dict[str, tuple[Position, Position, Position]]
+
+
+def positions(run_db: RunDB, table: Table, upto: int | None = None) -> Found:
+    """Per listener: what the journal says, then `position` twice (cold, then warm)."""
+    stream = stream_of(table.game_id)
+
+    async def read(db: AsyncSession) -> Found:
+        out: Found = {}
+        newest = upto if upto is not None else await journal.last_seq(db, stream)
+        for listener in LISTENERS:
+            truth = (newest, await journal.cursor_at(db, stream, listener, newest))
+            first = await position(db, stream, listener, upto)
+            second = await position(db, stream, listener, upto)
+            out[str(listener)] = (truth, first, second)
+        return out
+
+    found: Found = run_db(read)
+    return found
+
+
+def assert_all_agree(found: Found) -> None:
+    for listener, (truth, first, second) in found.items():
+        assert first == truth, listener
+        assert second == truth, listener
+
+
+def test_a_position_is_the_journals_last_seq_and_cursor_for_everyone(
+    run_db: RunDB, table: Table
+) -> None:
+    ring, station = ring_and_station(table)
+    assert_all_agree(positions(run_db, table))
+    assert api_post(table.players[ring], table, "ring", "POSITION RING").status_code == 200
+    whisper(table.players[ring], table, station, "POSITION WHISPER")  # private to two seats
+    assert_all_agree(positions(run_db, table))  # warm now: only the rows after are read
+    middle = positions(run_db, table)["None"][0][0]
+    assert api_post(table.players[station], table, "floor", "POSITION FLOOR").status_code == 200
+    assert_all_agree(positions(run_db, table))
+    assert_all_agree(positions(run_db, table, upto=middle))  # an older seq than the kept one
+
+
+def test_a_new_post_reaches_every_page_past_the_kept_pieces(table: Table) -> None:
+    ring, station = ring_and_station(table)
+    for player in table.players:  # every page's pieces kept at this position
+        assert "POSITION NEWS" not in player.get(f"/games/{table.game_id}/floor").text
+    assert api_post(table.players[station], table, "floor", "POSITION NEWS").status_code == 200
+    for player in table.players:
+        assert "POSITION NEWS" in player.get(f"/games/{table.game_id}/floor").text
+    assert api_post(table.players[ring], table, "ring", "POSITION SECRET").status_code == 200
+    for seat, player in enumerate(table.players):
+        dossier = player.get(f"/games/{table.game_id}/dossier").text
+        assert ("POSITION SECRET" in dossier) == (seat in ring_seats(table)), seat
+        assert "POSITION SECRET" not in player.get(f"/games/{table.game_id}/floor").text
+
+
+def ring_seats(table: Table) -> set[int]:
+    """The seats of the Ring (they read the Ring Channel, S29)."""
+    return {seat for seat, role in enumerate(table.roles) if is_ring(role)}
