@@ -40,9 +40,10 @@ from deaddrop.engine.station.roles import is_ring
 from deaddrop.server.hosting.refusals import Refused
 from deaddrop.server.hosting.transaction import GameWrite
 from deaddrop.server.live import journal
+from deaddrop.server.live.fanout import Batch
 from deaddrop.server.live.journal import EVERYONE
 from deaddrop.server.live.models import LiveEvent
-from deaddrop.server.live.sse import Renderer
+from deaddrop.server.live.sse import BatchRenderer
 from deaddrop.server.station.chat.channels import do_post
 from deaddrop.server.station.game.access import (
     GameContext,
@@ -90,18 +91,18 @@ class Observer:
     handed: dict[str, int] = field(default_factory=dict)
     made: dict[str, list[ServerSentEventMessage]] = field(default_factory=dict)
 
-    def wrap(self, original: Callable[..., Renderer]) -> Callable[..., Renderer]:
+    def wrap(self, original: Callable[..., BatchRenderer]) -> Callable[..., BatchRenderer]:
         """`page_renderer` that records, then returns exactly what the app's own returns."""
 
-        def page_renderer(request: Any, context: GameContext, tab: str, base: str) -> Renderer:
+        def page_renderer(request: Any, context: GameContext, tab: str, base: str) -> BatchRenderer:
             inner = original(request, context, tab, base)
             headers = getattr(request, "headers", None)  # `pushed` passes a bare stub
             name = "" if headers is None else headers.get(HEADER, "")
 
             async def render(
-                db: AsyncSession, rows: Sequence[LiveEvent]
+                batch: Batch, rows: Sequence[LiveEvent]
             ) -> list[ServerSentEventMessage] | None:
-                out = await inner(db, rows)
+                out = await inner(batch, rows)
                 self.made.setdefault(name, []).extend(out or [])
                 self.handed[name] = max(self.handed.get(name, 0), rows[-1].seq)
                 return out
