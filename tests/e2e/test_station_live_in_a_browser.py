@@ -44,7 +44,9 @@ const PlainEventSource = window.EventSource;
 window.EventSource = class extends PlainEventSource {
   constructor(...args) {
     super(...args);
-    this.addEventListener("page", (event) => window.__pushes.push(event.data));
+    for (const kind of ["page", "append", "badge"]) {
+      this.addEventListener(kind, (event) => window.__pushes.push(event.data));
+    }
   }
 };
 """

@@ -53,6 +53,7 @@ from deaddrop.server.station.game.access import (
 from deaddrop.server.station.game.store import STATION
 from deaddrop.server.station.host.service import do_remove, do_replace, do_set_spectators
 from deaddrop.server.station.live import routes as station_live
+from deaddrop.server.station.live.routes import END, START, live_part
 from deaddrop.server.station.live.stream import stream_of
 from deaddrop.server.station.lobby.service import NewGame, do_create_game, do_join, do_start
 from deaddrop.server.station.play.service import do_act
@@ -60,6 +61,7 @@ from deaddrop.server.station.tabs.roles_text import result_sentence
 from deaddrop.server.station.tabs.seen import listener_of
 from tests.server.station.games import conftest as games
 from tests.server.station.games.helpers import Person, RunDB, Table, user_named
+from tests.server.station.test_live_fragments import applied
 from tests.server.station.test_live_stream import pushed
 
 # The fixtures of the games' tests (a manual clock, the runner off, people, a started table),
@@ -125,7 +127,8 @@ def observer(monkeypatch: pytest.MonkeyPatch) -> Observer:
 
 @dataclass(frozen=True)
 class Push:
-    """One `page` event of a stream: its SSE id and the live part it carries."""
+    """One push of a stream: its SSE id and the page's live part as it then stands (a `page`
+    event carries it whole; what changed, `append` or `badge`, is applied to the last one)."""
 
     seq: int
     html: str
@@ -226,8 +229,13 @@ class Stream:
                     continue
                 key, _, value = line.partition(":")
                 fields.setdefault(key, []).append(value[1:] if value.startswith(" ") else value)
-            if fields.get("event") == ["page"]:
-                self.pushes.append(Push(int(fields["id"][0]), "\n".join(fields["data"])))
+            event, data = fields.get("event", [""])[0], "\n".join(fields.get("data", []))
+            if event == "page":
+                self.pushes.append(Push(int(fields["id"][0]), data))
+            elif event in ("append", "badge", "cursor") and self.pushes:
+                # What changed: the page as it stands with it applied, as the script does.
+                seq, page = int(fields["id"][0]), START + self.pushes[-1].html + END
+                self.pushes.append(Push(seq, live_part(applied(page, [(seq, event, data)]))))
 
     async def _open(self) -> None:
         self._disconnect = asyncio.Event()

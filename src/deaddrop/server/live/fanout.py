@@ -59,6 +59,26 @@ async def read_batch(sessions: Sessions, stream: str, after: int, upto: int | No
     return Batch(rows)
 
 
+STREAM_READERS = 4
+"""Streams reading the database at once (to connect, to catch up, to re-render a page): the
+others wait their turn here, without a timeout, rather than empty the connection pool and
+fail; the pool keeps room for the posts and the page loads."""
+_readers: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Semaphore] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+@contextlib.asynccontextmanager
+async def reading() -> AsyncIterator[None]:
+    """A turn for one stream's database work (see STREAM_READERS), in the running loop."""
+    loop = asyncio.get_running_loop()
+    turns = _readers.get(loop)
+    if turns is None:
+        turns = _readers[loop] = asyncio.Semaphore(STREAM_READERS)
+    async with turns:
+        yield
+
+
 CLOSED = Batch([])
 """Put in a stream's queue when its hub stops: the stream ends and the browser reconnects."""
 
@@ -105,8 +125,11 @@ class Hub:
                 return
 
 
-_hubs: weakref.WeakKeyDictionary[ChannelsPlugin, dict[str, Hub]] = weakref.WeakKeyDictionary()
-"""The hubs of each broker (one app, or one test's process), by stream."""
+HubKey = tuple[asyncio.AbstractEventLoop, str]
+_hubs: weakref.WeakKeyDictionary[ChannelsPlugin, dict[HubKey, Hub]] = weakref.WeakKeyDictionary()
+"""The hubs of each broker (one app, or one test's process), by event loop and stream: a
+server runs one loop, but a test may drive streams of one app from several, and a hub's
+queues and futures belong to the loop it runs in."""
 
 
 @contextlib.asynccontextmanager
@@ -116,9 +139,10 @@ async def subscribed(
     """A queue of the stream's batches from now on, for as long as the block runs (the hub
     is started by its first stream and stopped after its last)."""
     hubs = _hubs.setdefault(channels, {})
-    hub = hubs.get(stream)
+    key = (asyncio.get_running_loop(), stream)
+    hub = hubs.get(key)
     if hub is None or hub.task.done():
-        hub = hubs[stream] = Hub(channels, sessions, stream)
+        hub = hubs[key] = Hub(channels, sessions, stream)
     queue: asyncio.Queue[Batch] = asyncio.Queue()
     hub.queues.add(queue)
     try:
@@ -128,8 +152,8 @@ async def subscribed(
         yield queue
     finally:
         hub.queues.discard(queue)
-        if not hub.queues and hubs.get(stream) is hub:
-            del hubs[stream]
+        if not hub.queues and hubs.get(key) is hub:
+            del hubs[key]
             hub.task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await hub.task

@@ -18,7 +18,7 @@ from litestar.exceptions import ClientException
 from litestar.response.sse import ServerSentEventMessage
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from deaddrop.server.live.fanout import CLOSED, Batch, read_batch, subscribed
+from deaddrop.server.live.fanout import CLOSED, Batch, read_batch, reading, subscribed
 from deaddrop.server.live.journal import (
     PAGE,
     Listener,
@@ -83,7 +83,7 @@ def with_sessions(
     async def rendered(
         _batch: Batch, rows: Sequence[LiveEvent]
     ) -> list[ServerSentEventMessage] | None:
-        async with sessionmaker() as db:
+        async with reading(), sessionmaker() as db:
             return await render(db, rows)
 
     return rendered
@@ -95,7 +95,7 @@ def audience_with_sessions(
     """An audience that reads the database, given a short session of its own per batch."""
 
     async def asked(_batch: Batch) -> Listener:
-        async with sessionmaker() as db:
+        async with reading(), sessionmaker() as db:
             return await audience(db)
 
     return asked
@@ -203,7 +203,8 @@ async def _deliveries(
     first = next((row.seq for row in batch.rows if row.seq > place.seen), None)
     while first is None or place.seen < first - 1:  # read what lies before the batch first
         upto = None if first is None else first - 1
-        earlier = await read_batch(feed.sessionmaker, feed.stream, place.seen, upto)
+        async with reading():
+            earlier = await read_batch(feed.sessionmaker, feed.stream, place.seen, upto)
         if not earlier.rows:
             break
         messages = await _deliver(feed, place, earlier, render, audience)
@@ -229,7 +230,7 @@ async def _deliver(
         now = await audience(batch)
         if now != place.listener:  # grown: count as the new audience from here
             place.listener = now
-            async with feed.sessionmaker() as db:
+            async with reading(), feed.sessionmaker() as db:
                 place.cursor = await cursor_at(db, feed.stream, now, place.seen)
     visible = [row for row in batch.rows if visible_to(row, place.listener)]
     messages = await render(batch, visible) if visible else []
@@ -244,7 +245,7 @@ async def _deliver(
 
 async def _start_position(feed: Feed, listener: Listener, after: int | None) -> tuple[int, int]:
     """Where a listener starts: (the seq to read after, its cursor); None starts from now."""
-    async with feed.sessionmaker() as db:
+    async with reading(), feed.sessionmaker() as db:
         if after is None:
             seen = await last_seq(db, feed.stream)
             return seen, await cursor_at(db, feed.stream, listener, seen)

@@ -134,6 +134,9 @@ function append(data) {
   const { panel, html, older } = JSON.parse(data);
   const log = document.getElementById(panel)?.querySelector(".chat-log");
   if (!log) return false;
+  // A page loaded just as the message was posted may list it already.
+  const id = (html.match(/id="(msg-\d+)"/) || [])[1];
+  if (id && document.getElementById(id)) return true;
   const near = log.scrollHeight - log.scrollTop - log.clientHeight < 40;
   log.insertAdjacentHTML("beforeend", html);
   if (older) {

@@ -66,12 +66,19 @@ async def _upsert(db: AsyncSession, looks: dict[Look, int]) -> None:
     await db.commit()
 
 
-_looks: weakref.WeakKeyDictionary[Sessions, Looks] = weakref.WeakKeyDictionary()
+_looks: weakref.WeakKeyDictionary[Sessions, dict[asyncio.AbstractEventLoop, Looks]] = (
+    weakref.WeakKeyDictionary()
+)
 
 
 def looks_of(sessions: Sessions) -> Looks:
-    """The looks writer of the app whose sessions these are."""
-    found = _looks.get(sessions)
+    """The looks writer of the app whose sessions these are, in the running event loop (its
+    task belongs to that loop)."""
+    writers = _looks.setdefault(sessions, {})
+    loop = asyncio.get_running_loop()
+    found = writers.get(loop)
     if found is None:
-        found = _looks[sessions] = Looks(sessions)
+        for closed in [other for other in writers if other.is_closed()]:
+            del writers[closed]
+        found = writers[loop] = Looks(sessions)
     return found

@@ -22,7 +22,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from deaddrop.server.accounts.auth import Me, Viewer
 from deaddrop.server.accounts.models import User
 from deaddrop.server.db.dependencies import DB
-from deaddrop.server.live.fanout import Batch
+from deaddrop.server.live.fanout import Batch, reading
 from deaddrop.server.live.journal import EVERYONE, Listener
 from deaddrop.server.live.models import LiveEvent
 from deaddrop.server.live.shutdown import shutdown_event
@@ -120,7 +120,7 @@ def page_renderer(request: AnyRequest, context: GameContext, tab: str, base: str
         found = None if now.status == "over" else await pushes(batch, page, rows)
         if found is not None:
             return found
-        async with sessions() as db:
+        async with reading(), sessions() as db:
             fresh = await _fresh_context(db, context)
             if fresh is None:
                 return None
