@@ -50,33 +50,35 @@ class Batch:
         return result
 
 
-async def read_batch(sessions: Sessions, stream: str, after: int, upto: int | None = None) -> Batch:
-    """The next page of journal rows after `after` (up to `upto`), in one short session."""
-    async with sessions() as db:
-        rows = await read_after(db, stream, after)
-    if upto is not None:
-        rows = [row for row in rows if row.seq <= upto]
-    return Batch(rows)
-
-
-STREAM_READERS = 4
-"""Streams reading the database at once (to connect, to catch up, to re-render a page): the
+READERS = 4
+"""Database reads at once of each kind, the streams' own (to connect, to catch up, to
+re-render a page) and the games' (a hub's journal read, what a batch is made into once): the
 others wait their turn here, without a timeout, rather than empty the connection pool and
-fail; the pool keeps room for the posts and the page loads."""
-_readers: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Semaphore] = (
+fail; the pool keeps room for the posts and the page loads, and a game's read, which serves
+all its streams, never waits behind a crowd of streams connecting."""
+_readers: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, dict[bool, asyncio.Semaphore]] = (
     weakref.WeakKeyDictionary()
 )
 
 
 @contextlib.asynccontextmanager
-async def reading() -> AsyncIterator[None]:
-    """A turn for one stream's database work (see STREAM_READERS), in the running loop."""
-    loop = asyncio.get_running_loop()
-    turns = _readers.get(loop)
-    if turns is None:
-        turns = _readers[loop] = asyncio.Semaphore(STREAM_READERS)
-    async with turns:
+async def reading(*, shared: bool = False) -> AsyncIterator[None]:
+    """A turn for database work (see READERS), in the running loop: a stream's own, or one
+    shared by every stream of a game (`shared`)."""
+    turns = _readers.setdefault(asyncio.get_running_loop(), {})
+    if shared not in turns:
+        turns[shared] = asyncio.Semaphore(READERS)
+    async with turns[shared]:
         yield
+
+
+async def read_batch(sessions: Sessions, stream: str, after: int, upto: int | None = None) -> Batch:
+    """The next page of journal rows after `after` (up to `upto`), in one short session."""
+    async with reading(shared=True), sessions() as db:
+        rows = await read_after(db, stream, after)
+    if upto is not None:
+        rows = [row for row in rows if row.seq <= upto]
+    return Batch(rows)
 
 
 CLOSED = Batch([])
@@ -96,7 +98,8 @@ class Hub:
     async def _run(self) -> None:
         try:
             async with self.channels.start_subscription(wake_channel(self.stream)) as wakes:
-                async with self.sessions() as db:  # after subscribing: no wake-up is missed
+                # After subscribing: no wake-up is missed.
+                async with reading(shared=True), self.sessions() as db:
                     self.seen = await last_seq(db, self.stream)
                 self.ready.set()
                 async for data in wakes.iter_events():

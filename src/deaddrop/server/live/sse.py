@@ -203,8 +203,7 @@ async def _deliveries(
     first = next((row.seq for row in batch.rows if row.seq > place.seen), None)
     while first is None or place.seen < first - 1:  # read what lies before the batch first
         upto = None if first is None else first - 1
-        async with reading():
-            earlier = await read_batch(feed.sessionmaker, feed.stream, place.seen, upto)
+        earlier = await read_batch(feed.sessionmaker, feed.stream, place.seen, upto)
         if not earlier.rows:
             break
         messages = await _deliver(feed, place, earlier, render, audience)

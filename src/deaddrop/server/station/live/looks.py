@@ -12,6 +12,7 @@ from sqlalchemy import case
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from deaddrop.server.db.upsert import insert_for
+from deaddrop.server.live.fanout import reading
 from deaddrop.server.station.tabs.seen_models import StationTabSeen
 
 Sessions = async_sessionmaker[AsyncSession]
@@ -42,7 +43,7 @@ class Looks:
         while self.waiting:
             looks, self.waiting = self.waiting, {}
             try:
-                async with self.sessions() as db:
+                async with reading(shared=True), self.sessions() as db:
                     await _upsert(db, looks)
             except Exception:  # a look lost shows a badge too many, nothing more
                 _log.exception("recording %d looks failed", len(looks))

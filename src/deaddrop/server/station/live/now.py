@@ -11,7 +11,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from deaddrop.engine.station.channels import Channel
 from deaddrop.engine.station.state import State
-from deaddrop.server.live.fanout import Batch
+from deaddrop.server.live.fanout import Batch, reading
 from deaddrop.server.live.models import LiveEvent
 from deaddrop.server.station.chat.channels import PAGE
 from deaddrop.server.station.chat.models import StationMessage
@@ -57,7 +57,7 @@ class FloorPost:
 
 async def game_now(sessions: Sessions, game_id: int) -> GameNow:
     """The game's status, link and seat holders, in one short session."""
-    async with sessions() as db:
+    async with reading(shared=True), sessions() as db:
         game = await db.get(StationGame, game_id)
         if game is None:
             return GameNow(None)
@@ -75,7 +75,7 @@ def is_floor_post(row: LiveEvent) -> bool:
 
 async def floor_post(sessions: Sessions, game_id: int, message_id: int) -> FloorPost | None:
     """A Floor message and its place in the panel, in one short session (None: gone)."""
-    async with sessions() as db:
+    async with reading(shared=True), sessions() as db:
         message = await db.get(StationMessage, message_id)
         game = await db.get(StationGame, game_id)
         if message is None or game is None:
