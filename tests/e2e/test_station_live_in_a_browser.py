@@ -44,11 +44,14 @@ const PlainEventSource = window.EventSource;
 window.EventSource = class extends PlainEventSource {
   constructor(...args) {
     super(...args);
-    this.addEventListener("page", (event) => window.__pushes.push(event.data));
+    for (const kind of ["page", "append", "badge", "cursor"]) {
+      this.addEventListener(kind, (event) => window.__pushes.push(event.data));
+    }
   }
 };
 """
-"""Injected into every page before its own scripts: keeps a copy of each live push."""
+"""Injected into every page before its own scripts: keeps a copy of each live push (a whole
+live part, a new message, a badge, or the cursor alone)."""
 
 
 def record_pushes(context: Any) -> None:

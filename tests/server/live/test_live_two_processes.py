@@ -11,6 +11,7 @@ through HTTP as a browser does it: sign-up, lobby, start, the JSON API and the S
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import re
 import subprocess
@@ -208,7 +209,8 @@ async def start_game(players: list[Player], a: str, b: str) -> Game:
 
 @dataclass(frozen=True)
 class Push:
-    """One `event: page` message: its id (the reader's cursor) and the page's new live part."""
+    """One push: its id (the reader's cursor) and the HTML it brought (a `page` event's live
+    part, an `append` event's new message; nothing for a badge or the cursor alone)."""
 
     id: int
     html: str
@@ -258,7 +260,7 @@ class Listener:
 async def _read(
     http: httpx.AsyncClient, url: str, headers: dict[str, str], inbox: asyncio.Queue[Any]
 ) -> None:
-    """Parse the SSE stream into the inbox: each `page` push, and the `connected` comment."""
+    """Parse the SSE stream into the inbox: each push, and the `connected` comment."""
     try:
         timeout = httpx.Timeout(WAIT, read=None)  # quiet streams are fine; waits time out above
         async with http.stream("GET", url, headers=headers, timeout=timeout) as response:
@@ -283,6 +285,9 @@ async def _read(
                     continue
                 if event == "page":
                     await inbox.put(Push(int(ident), "\n".join(data)))
+                elif event in ("append", "badge", "cursor"):  # what changed, not the page
+                    what = json.loads("\n".join(data)) if event == "append" else {}
+                    await inbox.put(Push(int(ident), what.get("html", "")))
                 elif "connected" in comments:
                     await inbox.put("connected")
                 event, ident, comments, data = "", "", [], []

@@ -40,9 +40,10 @@ from deaddrop.engine.station.roles import is_ring
 from deaddrop.server.hosting.refusals import Refused
 from deaddrop.server.hosting.transaction import GameWrite
 from deaddrop.server.live import journal
+from deaddrop.server.live.fanout import Batch
 from deaddrop.server.live.journal import EVERYONE
 from deaddrop.server.live.models import LiveEvent
-from deaddrop.server.live.sse import Renderer
+from deaddrop.server.live.sse import BatchRenderer
 from deaddrop.server.station.chat.channels import do_post
 from deaddrop.server.station.game.access import (
     GameContext,
@@ -52,6 +53,7 @@ from deaddrop.server.station.game.access import (
 from deaddrop.server.station.game.store import STATION
 from deaddrop.server.station.host.service import do_remove, do_replace, do_set_spectators
 from deaddrop.server.station.live import routes as station_live
+from deaddrop.server.station.live.routes import END, START, live_part
 from deaddrop.server.station.live.stream import stream_of
 from deaddrop.server.station.lobby.service import NewGame, do_create_game, do_join, do_start
 from deaddrop.server.station.play.service import do_act
@@ -59,6 +61,7 @@ from deaddrop.server.station.tabs.roles_text import result_sentence
 from deaddrop.server.station.tabs.seen import listener_of
 from tests.server.station.games import conftest as games
 from tests.server.station.games.helpers import Person, RunDB, Table, user_named
+from tests.server.station.test_live_fragments import applied
 from tests.server.station.test_live_stream import pushed
 
 # The fixtures of the games' tests (a manual clock, the runner off, people, a started table),
@@ -90,18 +93,18 @@ class Observer:
     handed: dict[str, int] = field(default_factory=dict)
     made: dict[str, list[ServerSentEventMessage]] = field(default_factory=dict)
 
-    def wrap(self, original: Callable[..., Renderer]) -> Callable[..., Renderer]:
+    def wrap(self, original: Callable[..., BatchRenderer]) -> Callable[..., BatchRenderer]:
         """`page_renderer` that records, then returns exactly what the app's own returns."""
 
-        def page_renderer(request: Any, context: GameContext, tab: str, base: str) -> Renderer:
+        def page_renderer(request: Any, context: GameContext, tab: str, base: str) -> BatchRenderer:
             inner = original(request, context, tab, base)
             headers = getattr(request, "headers", None)  # `pushed` passes a bare stub
             name = "" if headers is None else headers.get(HEADER, "")
 
             async def render(
-                db: AsyncSession, rows: Sequence[LiveEvent]
+                batch: Batch, rows: Sequence[LiveEvent]
             ) -> list[ServerSentEventMessage] | None:
-                out = await inner(db, rows)
+                out = await inner(batch, rows)
                 self.made.setdefault(name, []).extend(out or [])
                 self.handed[name] = max(self.handed.get(name, 0), rows[-1].seq)
                 return out
@@ -124,7 +127,8 @@ def observer(monkeypatch: pytest.MonkeyPatch) -> Observer:
 
 @dataclass(frozen=True)
 class Push:
-    """One `page` event of a stream: its SSE id and the live part it carries."""
+    """One push of a stream: its SSE id and the page's live part as it then stands (a `page`
+    event carries it whole; what changed, `append` or `badge`, is applied to the last one)."""
 
     seq: int
     html: str
@@ -225,8 +229,13 @@ class Stream:
                     continue
                 key, _, value = line.partition(":")
                 fields.setdefault(key, []).append(value[1:] if value.startswith(" ") else value)
-            if fields.get("event") == ["page"]:
-                self.pushes.append(Push(int(fields["id"][0]), "\n".join(fields["data"])))
+            event, data = fields.get("event", [""])[0], "\n".join(fields.get("data", []))
+            if event == "page":
+                self.pushes.append(Push(int(fields["id"][0]), data))
+            elif event in ("append", "badge", "cursor") and self.pushes:
+                # What changed: the page as it stands with it applied, as the script does.
+                seq, page = int(fields["id"][0]), START + self.pushes[-1].html + END
+                self.pushes.append(Push(seq, live_part(applied(page, [(seq, event, data)]))))
 
     async def _open(self) -> None:
         self._disconnect = asyncio.Event()

@@ -51,9 +51,16 @@ def pushed(
 ) -> list[tuple[int, str]]:
     """(SSE id, fragment) of every push the page gets from `after` until it has caught up with
     the journal as it stands now (then a short quiet wait for anything more)."""
+    return [(seq, data) for seq, _event, data in pushed_events(server, context, tab, after)]
+
+
+def pushed_events(
+    server: Server, context: GameContext, tab: str, after: int | None
+) -> list[tuple[int, str, str]]:
+    """`pushed`, each with its SSE event name (`page`, `append`, `badge`, `cursor`)."""
     request = SimpleNamespace(app=server.app, scope={"state": {}})
 
-    async def read() -> list[tuple[int, str]]:
+    async def read() -> list[tuple[int, str, str]]:
         base = f"/games/{context.game.public_id}"
         sessionmaker = server.app.state.sessionmaker
         async with sessionmaker() as db:
@@ -63,7 +70,7 @@ def pushed(
             now = await journal.cursor_at(db, stream_name, listener_of(context), newest)
         target = now if after is not None and now > after else None
         stream = station_live.page_stream(request, context, tab, base, after)  # type: ignore[arg-type]
-        out: list[tuple[int, str]] = []
+        out: list[tuple[int, str, str]] = []
         try:
             while True:
                 # Generous until the journal's last visible event has come (a loaded machine
@@ -71,13 +78,13 @@ def pushed(
                 waiting = target is not None and (not out or out[-1][0] < target)
                 message = await asyncio.wait_for(anext(stream), 15.0 if waiting else 0.5)
                 if message.comment is None:
-                    out.append((int(str(message.id)), str(message.data)))
+                    out.append((int(str(message.id)), str(message.event), str(message.data)))
         except (TimeoutError, StopAsyncIteration):  # quiet, or ended by the server
             return out
         finally:
             await stream.aclose()
 
-    found: list[tuple[int, str]] = server.blocking_portal.call(read)
+    found: list[tuple[int, str, str]] = server.blocking_portal.call(read)
     return found
 
 

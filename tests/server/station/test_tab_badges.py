@@ -9,6 +9,7 @@ import re
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from deaddrop.engine.station.roles import is_ring
+from deaddrop.server.station.live.routes import live_part
 from deaddrop.server.station.tabs.badges import (
     KINDS_SHOWN_ON,
     Reader,
@@ -25,7 +26,14 @@ from tests.server.station.tabs_fixtures import (  # noqa: F401 (fixtures)
     started_table,
 )
 from tests.server.station.test_chat_routes import api_post, ring_and_station
-from tests.server.station.test_live_stream import Server, context_of, pushed, whisper
+from tests.server.station.test_live_fragments import applied
+from tests.server.station.test_live_stream import (
+    Server,
+    context_of,
+    pushed,
+    pushed_events,
+    whisper,
+)
 from tests.server.visitor import Visitor
 
 BADGE = re.compile(
@@ -105,8 +113,10 @@ def test_a_push_to_an_open_page_carries_the_badges(
     page = player.get(f"/games/{table.game_id}/cable").text
     after = int(page.split('data-live-after="')[1].split('"')[0])
     api_post(table.players[1], table, "floor", "BADGEPUSH")
-    fragments = pushed(server, context_of(run_db, table, 4), "cable", after)
-    assert fragments and dict(BADGE.findall(fragments[-1][1])) == {"floor": "1"}
+    # What the push changed (the Floor's badge), applied as the page's script applies it.
+    fragments = pushed_events(server, context_of(run_db, table, 4), "cable", after)
+    shown = live_part(applied(page, fragments))
+    assert fragments and dict(BADGE.findall(shown)) == {"floor": "1"}
     # The page open on the Floor is being read: its push clears the Floor's badge.
     pushed(server, context_of(run_db, table, 4), "floor", after)
     assert badges(player, table) == {}

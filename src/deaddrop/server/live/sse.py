@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from litestar.channels import ChannelsPlugin
@@ -17,17 +18,16 @@ from litestar.exceptions import ClientException
 from litestar.response.sse import ServerSentEventMessage
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from deaddrop.server.live.fanout import CLOSED, Batch, read_batch, reading, subscribed
 from deaddrop.server.live.journal import (
     PAGE,
     Listener,
     cursor_at,
     last_seq,
     position_of,
-    read_after,
     visible_to,
 )
 from deaddrop.server.live.models import LiveEvent
-from deaddrop.server.live.wakeup import parse_wake, wake_channel
 
 Renderer = Callable[
     [AsyncSession, Sequence[LiveEvent]], Awaitable[list[ServerSentEventMessage] | None]
@@ -64,7 +64,44 @@ def parse_last_event_id(header: str | None) -> int | None:
     return value if value >= 0 else None
 
 
-async def live_stream(
+BatchRenderer = Callable[
+    [Batch, Sequence[LiveEvent]], Awaitable[list[ServerSentEventMessage] | None]
+]
+"""A `Renderer` that reads the database only when it must: it gets the shared batch the rows
+came in (`Batch.once` makes a thing once for every stream of the process) and the rows the
+listener may see; it opens a session of its own if it needs one."""
+
+BatchAudience = Callable[[Batch], Awaitable[Listener]]
+"""An `Audience` asked with the shared batch (so that its reads are made once per batch)."""
+
+
+def with_sessions(
+    sessionmaker: async_sessionmaker[AsyncSession], render: Renderer
+) -> BatchRenderer:
+    """A renderer that reads the database, given a short session of its own per batch."""
+
+    async def rendered(
+        _batch: Batch, rows: Sequence[LiveEvent]
+    ) -> list[ServerSentEventMessage] | None:
+        async with reading(), sessionmaker() as db:
+            return await render(db, rows)
+
+    return rendered
+
+
+def audience_with_sessions(
+    sessionmaker: async_sessionmaker[AsyncSession], audience: Audience
+) -> BatchAudience:
+    """An audience that reads the database, given a short session of its own per batch."""
+
+    async def asked(_batch: Batch) -> Listener:
+        async with reading(), sessionmaker() as db:
+            return await audience(db)
+
+    return asked
+
+
+def live_stream(
     channels: ChannelsPlugin,
     sessionmaker: async_sessionmaker[AsyncSession],
     stream: str,
@@ -78,66 +115,140 @@ async def live_stream(
 ) -> AsyncGenerator[ServerSentEventMessage, None]:
     """Everything this listener may see after its cursor `after` (None: from now on), then
     live events; ends when `stop` is set (the browser reconnects with Last-Event-ID)."""
+    asked = None if audience is None else audience_with_sessions(sessionmaker, audience)
+    return fanned_stream(
+        Feed(channels, sessionmaker, stream),
+        listener=listener,
+        after=after,
+        render=with_sessions(sessionmaker, render),
+        audience=asked,
+        stop=stop,
+        keepalive=keepalive,
+    )
+
+
+@dataclass(frozen=True)
+class Feed:
+    """Where a stream's events come from: the broker, the database, the journal stream."""
+
+    channels: ChannelsPlugin
+    sessionmaker: async_sessionmaker[AsyncSession]
+    stream: str
+
+
+@dataclass
+class _Place:
+    """A listener's place: the last journal seq it was handed, its cursor, its audience."""
+
+    seen: int
+    cursor: int
+    listener: Listener
+
+
+async def fanned_stream(
+    feed: Feed,
+    *,
+    listener: Listener,
+    after: int | None,
+    render: BatchRenderer,
+    audience: BatchAudience | None = None,
+    stop: asyncio.Event | None = None,
+    keepalive: float = KEEPALIVE_SECONDS,
+) -> AsyncGenerator[ServerSentEventMessage, None]:
+    """`live_stream` over the game's in-process fan-out (`fanout.py`): the journal is read once
+    per wake-up for every stream; this one reads it itself only to catch up (Last-Event-ID)."""
     # Subscribe before reading the journal: a wake-up sent in between is then not lost.
-    async with channels.start_subscription(wake_channel(stream)) as subscriber:
-        wakes: asyncio.Queue[bytes] = asyncio.Queue()
-        # Wake-ups move to a queue that may time out (a timeout on the subscriber closes it).
-        mover = asyncio.create_task(_move(subscriber.iter_events(), wakes))
+    async with subscribed(feed.channels, feed.sessionmaker, feed.stream) as batches:
         stopping = asyncio.create_task(stop.wait()) if stop is not None else None
         try:
-            seen, cursor = await _start_position(sessionmaker, stream, listener, after)
+            place = _Place(*await _start_position(feed, listener, after), listener)
             yield ServerSentEventMessage(comment="connected", retry=RETRY_MILLISECONDS)
-            newest = seen + 1  # read the journal once at the start
             loop = asyncio.get_running_loop()
             # Keep-alives come at a fixed pace from the last message sent, whatever wakes the
             # stream: wake-ups for events this listener may not see must not move them.
             quiet_until = loop.time() + keepalive
-            while not mover.done():
-                while newest > seen:
-                    async with sessionmaker() as db:
-                        rows = await read_after(db, stream, seen)
-                        if audience is not None:
-                            now = await audience(db)
-                            if now != listener:  # grown: count as the new audience from here
-                                listener = now
-                                cursor = await cursor_at(db, stream, listener, seen)
-                        visible = [row for row in rows if visible_to(row, listener)]
-                        messages = await render(db, visible) if visible else []
+            pending: Batch | None = Batch([])  # first: catch up from the journal
+            while True:
+                if pending is None:
+                    stopped, pending = await _next_batch(
+                        batches, stopping, quiet_until - loop.time()
+                    )
+                    if stopped or pending is CLOSED:
+                        return
+                    if pending is None:
+                        yield ServerSentEventMessage(comment="still here")
+                        quiet_until = loop.time() + keepalive
+                        continue
+                async for messages in _deliveries(feed, place, pending, render, audience):
                     if messages is None:
                         return
-                    cursor += len(visible)
                     for message in messages:
-                        message.id = cursor
                         yield message
                     if messages:
                         quiet_until = loop.time() + keepalive
-                    seen = rows[-1].seq if rows else seen
-                    if len(rows) < PAGE:
-                        newest = seen  # caught up; a full page means read on at once
-                stopped, woken = await _next_wake(wakes, stopping, quiet_until - loop.time())
-                if stopped:
-                    return
-                if woken is None:
-                    yield ServerSentEventMessage(comment="still here")
-                    quiet_until = loop.time() + keepalive
-                else:
-                    newest = parse_wake(woken)
+                pending = None
         finally:
-            await _cancel(mover, stopping)
+            await _cancel(stopping)
 
 
-async def _start_position(
-    sessionmaker: async_sessionmaker[AsyncSession],
-    stream: str,
-    listener: Listener,
-    after: int | None,
-) -> tuple[int, int]:
+async def _deliveries(
+    feed: Feed,
+    place: _Place,
+    batch: Batch,
+    render: BatchRenderer,
+    audience: BatchAudience | None,
+) -> AsyncIterator[list[ServerSentEventMessage] | None]:
+    """The messages of a batch for this listener, after whatever of the journal it has not
+    been handed yet (a gap, or the catch-up at the start), page by page."""
+    first = next((row.seq for row in batch.rows if row.seq > place.seen), None)
+    while first is None or place.seen < first - 1:  # read what lies before the batch first
+        upto = None if first is None else first - 1
+        earlier = await read_batch(feed.sessionmaker, feed.stream, place.seen, upto)
+        if not earlier.rows:
+            break
+        messages = await _deliver(feed, place, earlier, render, audience)
+        yield messages
+        if messages is None:
+            return
+        if first is None and len(earlier.rows) < PAGE:
+            break
+    rows = [row for row in batch.rows if row.seq > place.seen]
+    if rows:
+        yield await _deliver(feed, place, Batch(rows, batch.made), render, audience)
+
+
+async def _deliver(
+    feed: Feed,
+    place: _Place,
+    batch: Batch,
+    render: BatchRenderer,
+    audience: BatchAudience | None,
+) -> list[ServerSentEventMessage] | None:
+    """The listener's messages for a batch of rows it has not been handed (None: end)."""
+    if audience is not None:
+        now = await audience(batch)
+        if now != place.listener:  # grown: count as the new audience from here
+            place.listener = now
+            async with reading(), feed.sessionmaker() as db:
+                place.cursor = await cursor_at(db, feed.stream, now, place.seen)
+    visible = [row for row in batch.rows if visible_to(row, place.listener)]
+    messages = await render(batch, visible) if visible else []
+    if messages is None:
+        return None
+    place.cursor += len(visible)
+    place.seen = batch.rows[-1].seq
+    for message in messages:
+        message.id = place.cursor
+    return messages
+
+
+async def _start_position(feed: Feed, listener: Listener, after: int | None) -> tuple[int, int]:
     """Where a listener starts: (the seq to read after, its cursor); None starts from now."""
-    async with sessionmaker() as db:
+    async with reading(), feed.sessionmaker() as db:
         if after is None:
-            seen = await last_seq(db, stream)
-            return seen, await cursor_at(db, stream, listener, seen)
-        return await position_of(db, stream, listener, after)
+            seen = await last_seq(db, feed.stream)
+            return seen, await cursor_at(db, feed.stream, listener, seen)
+        return await position_of(db, feed.stream, listener, after)
 
 
 async def _cancel(*tasks: asyncio.Task[Any] | None) -> None:
@@ -149,13 +260,13 @@ async def _cancel(*tasks: asyncio.Task[Any] | None) -> None:
                 await task
 
 
-async def _next_wake(
-    wakes: asyncio.Queue[bytes], stopping: asyncio.Task[bool] | None, timeout: float
-) -> tuple[bool, bytes | None]:
-    """(whether to stop, the next wake-up or None after `timeout` seconds without one)."""
+async def _next_batch(
+    batches: asyncio.Queue[Batch], stopping: asyncio.Task[bool] | None, timeout: float
+) -> tuple[bool, Batch | None]:
+    """(whether to stop, the next batch or None after `timeout` seconds without one)."""
     if stopping is not None and stopping.done():
         return True, None
-    getting = asyncio.ensure_future(wakes.get())
+    getting = asyncio.ensure_future(batches.get())
     waiting: set[asyncio.Future[Any]] = {getting}
     if stopping is not None:
         waiting.add(stopping)
@@ -167,13 +278,7 @@ async def _next_wake(
             return False, getting.result()
         return stopping is not None and stopping in done, None
     finally:
-        if not getting.done():  # timed out, stopping, or the stream closed meanwhile
+        if not getting.done():  # timed out, or stopping
             getting.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await getting
-
-
-async def _move(source: AsyncIterator[bytes], target: asyncio.Queue[bytes]) -> None:
-    """Copy every wake-up from the subscriber into the queue."""
-    async for item in source:
-        await target.put(item)

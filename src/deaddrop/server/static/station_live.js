@@ -1,6 +1,6 @@
 // Dead Drop · Station: a game page kept live over Server-Sent Events.
-// The server pushes the page's live part, already rendered for this reader; chat and whisper
-// forms are sent with fetch. Without JavaScript every form still posts and redirects.
+// The server pushes what changed (a new Floor message, a badge), or the page's live part already
+// rendered for this reader; chat and whisper forms are sent with fetch. Without JavaScript every form still posts and redirects.
 
 const root = document.querySelector(".game-page[data-live-url]");
 
@@ -128,21 +128,86 @@ async function post(form) {
 // reader may see up to there (never a count of anyone else's), so a larger one is newer.
 let shown = Number(root?.dataset.liveAfter || 0);
 
+// A new message appended where the page lists them (the same <li> a fresh load renders); the
+// panel then drops its oldest one as a fresh load would, and pages back from the new oldest.
+function append(data) {
+  const { panel, html, older } = JSON.parse(data);
+  const log = document.getElementById(panel)?.querySelector(".chat-log");
+  if (!log) return false;
+  // A page loaded just as the message was posted may list it already.
+  const id = (html.match(/id="(msg-\d+)"/) || [])[1];
+  if (id && document.getElementById(id)) return true;
+  const near = log.scrollHeight - log.scrollTop - log.clientHeight < 40;
+  log.insertAdjacentHTML("beforeend", html);
+  if (older) {
+    log.querySelector("li.chat-message")?.remove();
+    const link = log.parentElement.querySelector(".chat-older a");
+    if (link) link.href = link.href.replace(/before=\d+/, `before=${older}`);
+  }
+  if (near) log.scrollTop = log.scrollHeight;
+  document.dispatchEvent(new CustomEvent("deaddrop:live"));
+  return true;
+}
+
+// A tab's "new" badge grows by what arrived for that tab (this reader's own count, as the server
+// counted it for them): written the way the page renders it.
+function badge(data) {
+  const { tab, add } = JSON.parse(data);
+  const link = root.querySelector(`.tab-bar a[href$="/${tab}"]`);
+  if (!link || link.getAttribute("aria-current") === "page") return;
+  const old = link.querySelector(".tab-badge");
+  const was = old ? old.textContent.match(/\d+\+?/)?.[0] || "0" : "0";
+  const count = was.endsWith("+") ? 100 : Number(was) + add;
+  const text = count > 99 ? "99+" : String(count);
+  link.textContent = link.firstChild.textContent.trimEnd(); // the label, without the old badge
+  link.insertAdjacentHTML(
+    "beforeend",
+    ` <span class="tab-badge"><span class="visually-hidden">(</span>${text}<span class="visually-hidden"> new)</span></span>`,
+  );
+}
+
 function listen() {
   const url = new URL(root.dataset.liveUrl, location.href);
   url.searchParams.set("after", String(shown));
   // The browser reconnects by itself and sends Last-Event-ID: the server replays the rest.
   const source = new EventSource(url);
-  source.addEventListener("page", (event) => {
+  const moved = (event) => {
     shown = Math.max(shown, Number(event.lastEventId) || 0);
+  };
+  source.addEventListener("page", (event) => {
+    moved(event);
     apply(event.data);
   });
+  source.addEventListener("append", (event) => {
+    moved(event);
+    if (!append(event.data)) refresh(); // the page is not what the push expects: load it
+  });
+  source.addEventListener("badge", (event) => {
+    moved(event);
+    badge(event.data);
+  });
+  source.addEventListener("cursor", moved);
   // A busy server answers 503 and the browser gives the stream up for good: open a new one a
   // little later (spread out, so a crowd turned away does not come back all at once), from
-  // the last event shown.
+  // the last event shown. A 4xx (the game is gone, the seat or the link no longer this
+  // reader's) stays so: stop asking.
   source.addEventListener("error", () => {
-    if (source.readyState === EventSource.CLOSED) setTimeout(listen, 5000 + Math.random() * 5000);
+    if (source.readyState === EventSource.CLOSED) setTimeout(retry, 5000 + Math.random() * 5000);
   });
+}
+
+async function retry() {
+  const url = new URL(root.dataset.liveUrl, location.href);
+  url.searchParams.set("after", String(shown));
+  const asking = new AbortController();
+  try {
+    const response = await fetch(url, { headers: { Accept: "text/event-stream" }, signal: asking.signal });
+    asking.abort(); // only its status was wanted: the stream is opened anew below
+    if (response.status >= 400 && response.status < 500) return;
+  } catch {
+    // offline, or aborted: try again as before
+  }
+  listen();
 }
 
 // Back to a page left in another tab: what was looked at elsewhere meanwhile (its badges)

@@ -14,6 +14,7 @@ from litestar import Router, get
 from litestar.channels import ChannelsPlugin
 from litestar.exceptions import NotFoundException
 from litestar.params import FromPath, FromQuery
+from litestar.plugins.jinja import JinjaTemplateEngine
 from litestar.response import ServerSentEvent
 from litestar.response.sse import ServerSentEventMessage
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
@@ -21,10 +22,17 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from deaddrop.server.accounts.auth import Me, Viewer
 from deaddrop.server.accounts.models import User
 from deaddrop.server.db.dependencies import DB
-from deaddrop.server.live.journal import Listener
+from deaddrop.server.live.fanout import Batch, reading
+from deaddrop.server.live.journal import EVERYONE, Listener
 from deaddrop.server.live.models import LiveEvent
 from deaddrop.server.live.shutdown import shutdown_event
-from deaddrop.server.live.sse import Audience, Renderer, live_stream, parse_last_event_id
+from deaddrop.server.live.sse import (
+    BatchAudience,
+    BatchRenderer,
+    Feed,
+    fanned_stream,
+    parse_last_event_id,
+)
 from deaddrop.server.station.game.access import (
     GameContext,
     access_game_for_player,
@@ -32,6 +40,8 @@ from deaddrop.server.station.game.access import (
 )
 from deaddrop.server.station.game.http import AnyRequest
 from deaddrop.server.station.game.models import StationGame, StationSeat
+from deaddrop.server.station.live.now import now_of
+from deaddrop.server.station.live.pushes import Page, pushes
 from deaddrop.server.station.live.stream import stream_of
 from deaddrop.server.station.tabs.badges import Reader, tabs_showing
 from deaddrop.server.station.tabs.context import SPECTATOR_TABS, TABS
@@ -92,16 +102,29 @@ def _no_flashes(*_args: object, **_kwargs: object) -> list[object]:
     return []
 
 
-def page_renderer(request: AnyRequest, context: GameContext, tab: str, base: str) -> Renderer:
-    """Re-render the page's live part for each batch of events the listener may see."""
+def page_renderer(request: AnyRequest, context: GameContext, tab: str, base: str) -> BatchRenderer:
+    """What changed on the page for each batch of events the listener may see: fragments made
+    once per audience (pushes.py), else its live part re-rendered for this reader."""
+    sessions: async_sessionmaker[AsyncSession] = request.app.state.sessionmaker
+    zone = context.game.time_zone if context.user is None else context.user.time_zone
+    templates = request.app.template_engine
+    assert isinstance(templates, JinjaTemplateEngine)
+    page = Page(context, tab, zone, templates, sessions)
 
     async def render(
-        db: AsyncSession, rows: Sequence[LiveEvent]
+        batch: Batch, rows: Sequence[LiveEvent]
     ) -> list[ServerSentEventMessage] | None:
-        fresh = await _fresh_context(db, context)
-        if fresh is None:
+        now = await now_of(batch, sessions, context.game.id)
+        if not now.still_theirs(context):
             return None  # end the stream: a reconnect is refused (404) and stops
-        html = await render_live(request, db, fresh, tab, base, looked=shows(fresh, rows))
+        found = None if now.status == "over" else await pushes(batch, page, rows)
+        if found is not None:
+            return found
+        async with reading(), sessions() as db:
+            fresh = await _fresh_context(db, context)
+            if fresh is None:
+                return None
+            html = await render_live(request, db, fresh, tab, base, looked=shows(fresh, rows))
         return [ServerSentEventMessage(data=html, event="page")]  # the stream numbers it
 
     def shows(fresh: GameContext, rows: Sequence[LiveEvent]) -> bool:
@@ -115,13 +138,16 @@ def page_renderer(request: AnyRequest, context: GameContext, tab: str, base: str
     return render
 
 
-def page_audience(context: GameContext) -> Audience:
-    """Who the page's listener reads as now: its seat, or every event once the game is over."""
+def page_audience(request: AnyRequest, context: GameContext) -> BatchAudience:
+    """Who the page's listener reads as now: its seat, or every event once the game is over
+    (S26); read once per batch for every page of the game in this process."""
+    sessions: async_sessionmaker[AsyncSession] = request.app.state.sessionmaker
 
-    async def audience(db: AsyncSession) -> Listener:
-        fresh = await _fresh_context(db, context)
-        # Gone: the renderer ends the stream; until then it reads as it did.
-        return listener_of(context if fresh is None else fresh)
+    async def audience(batch: Batch) -> Listener:
+        now = await now_of(batch, sessions, context.game.id)
+        if context.seat is None or not now.still_theirs(context):
+            return listener_of(context)  # gone: the renderer ends the stream
+        return EVERYONE if now.status == "over" else context.seat
 
     return audience
 
@@ -132,12 +158,13 @@ def page_stream(
     """The SSE messages of one open game page (its ids: the listener's cursor)."""
     channels = request.app.plugins.get(ChannelsPlugin)
     sessionmaker: async_sessionmaker[AsyncSession] = request.app.state.sessionmaker
+    feed = Feed(channels, sessionmaker, stream_of(context.game.public_id))
     render = page_renderer(request, context, tab, base)
-    stream = stream_of(context.game.public_id)
-    listener, audience = listener_of(context), page_audience(context)
+    audience = page_audience(request, context)
     stop = shutdown_event(request.app)
-    return live_stream(
-        channels, sessionmaker, stream, listener, after, render, audience=audience, stop=stop
+    listener = listener_of(context)
+    return fanned_stream(
+        feed, listener=listener, after=after, render=render, audience=audience, stop=stop
     )
 
 

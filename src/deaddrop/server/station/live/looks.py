@@ -1,0 +1,85 @@
+"""Looks recorded by live pushes, many at once: a Floor message pushed to every open Floor
+page counts as each reader's look at that tab (its badge stays clear), as a fresh load does
+(tabs/seen.py); written in one statement per moment for the whole process, not per reader."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import weakref
+
+from sqlalchemy import case
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+from deaddrop.server.db.upsert import insert_for
+from deaddrop.server.live.fanout import reading
+from deaddrop.server.station.tabs.seen_models import StationTabSeen
+
+Sessions = async_sessionmaker[AsyncSession]
+Look = tuple[int, int, str]
+"""(game id, user id, tab)."""
+GATHER_SECONDS = 0.05
+"""How long the looks of one push are gathered before they are written together."""
+_log = logging.getLogger("deaddrop.server.live")
+
+
+class Looks:
+    """The looks waiting to be written for one app, furthest journal position per look."""
+
+    def __init__(self, sessions: Sessions) -> None:
+        self.sessions = sessions
+        self.waiting: dict[Look, int] = {}
+        self.writing: asyncio.Task[None] | None = None
+
+    def add(self, game_id: int, user_id: int, tab: str, seq: int) -> None:
+        """Record (soon) that the player has seen `tab` up to `seq` (never moves back)."""
+        key = (game_id, user_id, tab)
+        self.waiting[key] = max(seq, self.waiting.get(key, 0))
+        if self.writing is None or self.writing.done():
+            self.writing = asyncio.create_task(self._write())
+
+    async def _write(self) -> None:
+        await asyncio.sleep(GATHER_SECONDS)
+        while self.waiting:
+            looks, self.waiting = self.waiting, {}
+            try:
+                async with reading(shared=True), self.sessions() as db:
+                    await _upsert(db, looks)
+            except Exception:  # a look lost shows a badge too many, nothing more
+                _log.exception("recording %d looks failed", len(looks))
+
+
+async def _upsert(db: AsyncSession, looks: dict[Look, int]) -> None:
+    """Insert or move forward every look, in one statement, and commit."""
+    table = StationTabSeen.__table__
+    rows = [
+        {"game_id": game_id, "user_id": user_id, "tab": tab, "seq": seq}
+        for (game_id, user_id, tab), seq in sorted(looks.items())
+    ]
+    insert = insert_for(db, table).values(rows)
+    # Another page of the same player may have looked further meanwhile: keep the furthest.
+    furthest = case((insert.excluded.seq > table.c.seq, insert.excluded.seq), else_=table.c.seq)
+    await db.execute(
+        insert.on_conflict_do_update(
+            index_elements=["game_id", "user_id", "tab"], set_={"seq": furthest}
+        )
+    )
+    await db.commit()
+
+
+_looks: weakref.WeakKeyDictionary[Sessions, dict[asyncio.AbstractEventLoop, Looks]] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def looks_of(sessions: Sessions) -> Looks:
+    """The looks writer of the app whose sessions these are, in the running event loop (its
+    task belongs to that loop)."""
+    writers = _looks.setdefault(sessions, {})
+    loop = asyncio.get_running_loop()
+    found = writers.get(loop)
+    if found is None:
+        for closed in [other for other in writers if other.is_closed()]:
+            del writers[closed]
+        found = writers[loop] = Looks(sessions)
+    return found

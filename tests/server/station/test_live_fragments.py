@@ -1,0 +1,177 @@
+"""What changed, pushed once per audience (issue 15): a new Floor message is appended to an open
+Floor panel, a tab's badge grows, and the page with those pushes applied (as station_live.js
+applies them) equals a fresh render for that reader; secret messages stay with their audience.
+SQLite and PostgreSQL."""
+
+from __future__ import annotations
+
+import json
+import re
+from datetime import timedelta
+
+from litestar import Litestar
+from litestar.testing import TestClient
+from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from deaddrop.server.db.base import utcnow
+from deaddrop.server.station.chat.channels import PAGE
+from deaddrop.server.station.chat.models import StationMessage
+from deaddrop.server.station.game.models import StationGame
+from deaddrop.server.station.live import routes as station_live
+from tests.server.station.tabs_fixtures import (  # noqa: F401 (fixtures)
+    RunDB,
+    Table,
+    six_players,
+    started_table,
+)
+from tests.server.station.test_chat_routes import api_post, ring_and_station
+from tests.server.station.test_live_stream import context_of, live, pushed_events
+
+Server = TestClient[Litestar]
+BADGE = re.compile(
+    r' <span class="tab-badge"><span class="visually-hidden">\(</span>(\d+\+?)<.*?</span></span>'
+)
+
+
+def applied(page: str, pushes: list[tuple[int, str, str]]) -> str:
+    """`page` with the pushes applied the way station_live.js applies them."""
+    for _seq, event, data in pushes:
+        if event == "page":
+            start = page.index(station_live.START) + len(station_live.START)
+            page = page[:start] + data + page[page.index(station_live.END, start) :]
+        elif event == "append":
+            page = _append(page, json.loads(data))
+        elif event == "badge":
+            page = _badge(page, json.loads(data))
+        else:
+            assert event == "cursor", event
+    return page
+
+
+def _append(page: str, push: dict[str, object]) -> str:
+    panel = page.index(f'id="{push["panel"]}"')
+    end = page.index("  </ol>", panel)
+    page = page[:end] + str(push["html"]) + page[end:]
+    if push["older"] is not None:
+        first = page.index('    <li class="chat-message"', panel)
+        page = page[:first] + page[page.index("    </li>\n", first) + len("    </li>\n") :]
+        link = page.index('class="chat-older"', panel)
+        after = re.sub(r"before=\d+", f"before={push['older']}", page[link:], count=1)
+        page = page[:link] + after
+    return page
+
+
+def _badge(page: str, push: dict[str, object]) -> str:
+    link = re.search(rf'<a href="[^"]*/{push["tab"]}">[^< ]*', page)
+    assert link is not None
+    rest = page[link.end() :]
+    found = BADGE.match(rest)
+    was = found.group(1) if found else "0"
+    count = 100 if was.endswith("+") else int(was) + int(str(push["add"]))
+    text = "99+" if count > 99 else str(count)
+    html = (
+        f' <span class="tab-badge"><span class="visually-hidden">(</span>{text}'
+        '<span class="visually-hidden"> new)</span></span>'
+    )
+    return page[: link.end()] + html + (rest[found.end() :] if found else rest)
+
+
+def after_of(page: str) -> int:
+    """The cursor a page was built at."""
+    return int(page.split('data-live-after="')[1].split('"')[0])
+
+
+def check_pushed(
+    server: Server, run_db: RunDB, table: Table, seat: int, tab: str, text: str, by: int = 0
+) -> list[tuple[int, str, str]]:
+    """Seat `seat`'s open `tab` while seat `by` posts `text` on the Floor: the pushes, after
+    checking that the page they make equals a fresh render."""
+    player = table.players[seat]
+    old = player.get(f"/games/{table.game_id}/{tab}").text
+    if by == seat:  # from this very page (api_post would look at the Floor first)
+        token = old.split('name="_csrf_token" value="')[1].split('"')[0]
+        answer = player.http.post(
+            f"/api/games/{table.game_id}/chat/floor",
+            json={"text": text},
+            headers={"x-csrftoken": token},
+        )
+    else:
+        answer = api_post(table.players[by], table, "floor", text)
+    assert answer.status_code == 200, answer.text
+    pushes = pushed_events(server, context_of(run_db, table, seat), tab, after_of(old))
+    fresh = player.get(f"/games/{table.game_id}/{tab}").text
+    assert live(applied(old, pushes)) == live(fresh), (tab, pushes)
+    return pushes
+
+
+def test_a_floor_post_is_appended_to_open_floor_pages(
+    server: Server, run_db: RunDB, table: Table
+) -> None:
+    assert api_post(table.players[1], table, "floor", "FIRST").status_code == 200
+    for seat in (3, 4):
+        pushes = check_pushed(server, run_db, table, seat, "floor", f"APPENDED{seat}")
+        assert [event for _, event, _ in pushes] == ["append"]
+        assert f"APPENDED{seat}" in json.loads(pushes[0][2])["html"]
+
+
+def test_a_floor_post_grows_the_floor_badge_elsewhere(
+    server: Server, run_db: RunDB, table: Table
+) -> None:
+    assert api_post(table.players[1], table, "floor", "FIRST").status_code == 200
+    for tab in ("cable", "dossier", "roster"):
+        pushes = check_pushed(server, run_db, table, 3, tab, f"BADGE{tab}")
+        assert [(event, json.loads(data)) for _, event, data in pushes] == [
+            ("badge", {"tab": "floor", "add": 1})
+        ]
+    # One's own post is no news to oneself: only the cursor moves.
+    pushes = check_pushed(server, run_db, table, 3, "cable", "MINE", by=3)
+    assert [event for _, event, _ in pushes] == ["cursor"]
+
+
+def test_a_full_floor_panel_drops_its_oldest_as_a_fresh_load_does(
+    server: Server, run_db: RunDB, table: Table
+) -> None:
+    async def fill(db: AsyncSession) -> None:
+        long_ago = utcnow() - timedelta(hours=1)  # outside the chat's rate window
+        for number in range(PAGE + 1):
+            db.add(
+                StationMessage(
+                    game_id=await _game_id(db, table),
+                    channel="floor",
+                    day=1,
+                    seat=number % 6,
+                    text=f"OLD{number}",
+                    created_at=long_ago,
+                )
+            )
+        await db.commit()
+
+    run_db(fill)
+    pushes = check_pushed(server, run_db, table, 2, "floor", "TRIMMED")
+    assert [event for _, event, _ in pushes] == ["append"]
+    assert json.loads(pushes[0][2])["older"] is not None
+
+
+def test_a_secret_message_reaches_only_its_channel_as_a_badge(
+    server: Server, run_db: RunDB, table: Table
+) -> None:
+    ring, station = ring_and_station(table)
+    pages = {
+        seat: table.players[seat].get(f"/games/{table.game_id}/floor").text
+        for seat in (ring, station)
+    }
+    assert api_post(table.players[ring], table, "ring", "RINGSECRET").status_code == 200
+    for seat, old in pages.items():
+        pushes = pushed_events(server, context_of(run_db, table, seat), "floor", after_of(old))
+        assert all("RINGSECRET" not in data for _, _, data in pushes)
+        fresh = table.players[seat].get(f"/games/{table.game_id}/floor").text
+        assert live(applied(old, pushes)) == live(fresh)
+        # The author's own message is no news on its own pages; the Station seat is not woken.
+        assert [event for _, event, _ in pushes] == (["cursor"] if seat == ring else []), seat
+
+
+async def _game_id(db: AsyncSession, table: Table) -> int:
+    found = await db.scalar(select(StationGame.id).where(StationGame.public_id == table.game_id))
+    assert found is not None
+    return found
