@@ -25,6 +25,7 @@ def test_bench_json_holds_every_figure(capsys: pytest.CaptureFixture[str]) -> No
         searched = figures["search_decision_ms"]
         assert set(searched) == {"master", "ismcts"}
         assert all(0 < t["median"] <= t["p99"] and t["decisions"] > 0 for t in searched.values())
+        assert all(t["p99_cpu"] > 0 for t in searched.values())  # the bot's own work
 
 
 def test_bench_text_prints_the_figures_side_by_side(capsys: pytest.CaptureFixture[str]) -> None:
@@ -34,6 +35,7 @@ def test_bench_text_prints_the_figures_side_by_side(capsys: pytest.CaptureFixtur
         assert text in out
     assert "expert decision, median ms" in out and "expert decision, p99 ms" in out
     assert "master decision, p99 ms" in out and "ismcts decision, median ms" in out
+    assert "master decision, p99 CPU ms" in out
     assert "pass" not in out.replace("pass/fail", "")
 
 

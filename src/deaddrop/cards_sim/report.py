@@ -88,7 +88,7 @@ def print_bench(figures: Sequence[Figures], runs: int, seconds: float) -> None:
     table.add_row("expert decision, p99 ms", *(f"{f.expert_p99_ms:.2f}" for f in figures))
     table.add_row("expert decisions timed", *(str(f.expert_decisions) for f in figures))
     for name in figures[0].searchers if figures else ():
-        for column, label in ((0, "median ms"), (1, "p99 ms")):
+        for column, label in ((0, "median ms"), (1, "p99 ms"), (3, "p99 CPU ms")):
             table.add_row(
                 f"{name} decision, {label}",
                 *(f"{f.searchers[name][column]:.2f}" for f in figures),
