@@ -18,10 +18,11 @@ def vote_json(seats: Sequence[Seat], choice: int | None) -> str | None:
     return "abstain" if choice == ABSTAIN else seats[choice].codename
 
 
-def result_json(seats: Sequence[Seat], result: Result) -> JSON:
-    """A private result in the adjudication format (scenarios/station/README.md)."""
+def result_json(codenames: Sequence[str], result: Result) -> JSON:
+    """A private result in the adjudication format (scenarios/station/README.md), with each
+    seat's codename given (`codenames`), read once for all of a Pouch's results."""
     kind, value = result.kind, result.value
-    target = seats[result.target].codename
+    target = codenames[result.target]
     if kind == "interrogation":
         return {"kind": kind, "with": target}
     out: JSON = {"kind": kind, "target": target}
@@ -29,9 +30,9 @@ def result_json(seats: Sequence[Seat], result: Result) -> JSON:
         out["reading"] = value
     elif kind == "watcher":
         assert isinstance(value, tuple)
-        out["visitors"] = sorted(seats[v].codename for v in value)
+        out["visitors"] = sorted([codenames[v] for v in value])
     elif kind == "shadow":
-        out["visited"] = seats[value].codename if isinstance(value, int) else None
+        out["visited"] = codenames[value] if isinstance(value, int) else None
     elif kind == "field_agent":
         out["whispers"] = value
     return out
@@ -86,8 +87,9 @@ def pouch_events(state: State, record: PouchRecord) -> tuple[Event, ...]:
     """The Cable for everyone, each private result for its seat alone, the reveal at the end."""
     seats = state.seats
     events = [Event("morning_cable", cable_json(seats, record), Audience.everyone())]
+    codenames = [seat.codename for seat in seats]
     for seat, results in record.results:
-        payload = {"day": record.day, "results": [result_json(seats, r) for r in results]}
+        payload = {"day": record.day, "results": [result_json(codenames, r) for r in results]}
         events.append(Event("private_results", payload, Audience.only(seat)))
     if state.over:
         events.append(Event("game_over", reveal_json(state), Audience.everyone()))

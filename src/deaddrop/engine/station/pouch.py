@@ -72,28 +72,42 @@ def liquidate(res: Resolution) -> None:
 
 def inform(res: Resolution) -> None:
     """Step 7: Analyst, Watcher, Shadow and Field Agent results from what resolved (S19)."""
-    # S19: `acting` leaves out cancelled Operations: they produce nothing at all. A seat acts
-    # once, so each seat has one reading at most and their order here does not matter.
-    readings = res.readings
-    for seat, target in res.acting(R.ANALYST):
-        readings.append((seat, _new_result(R.ANALYST, target, _reading(res, target))))
-    watchers, shadows = res.acting(R.WATCHER), res.acting(R.SHADOW)
-    if watchers or shadows:
-        visits = _visits(res)
-        codename = [seat.codename for seat in res.state.seats]
-        for seat, target in watchers:
-            # S19: everyone whose visit reached the target, the Watcher left out.
-            visitors = [v for v, dest in enumerate(visits) if dest == target and v != seat]
-            visitors.sort(key=codename.__getitem__)
-            readings.append((seat, _new_result(R.WATCHER, target, tuple(visitors))))
-        for seat, target in shadows:
-            readings.append((seat, _new_result(R.SHADOW, target, visits[target])))  # None: home
-    agents = res.acting(R.FIELD_AGENT)
-    if agents:
-        whispers = res.state.whispers
-        ends = [w.sender for w in whispers] + [w.recipient for w in whispers]
-        for seat, target in agents:  # S19: whispers sent plus received that day
-            readings.append((seat, _new_result(R.FIELD_AGENT, target, ends.count(target))))
+    # One pass over the kinds that acted, not a lookup per information role: most Pouches
+    # have few of them. S19: a cancelled Operation produces nothing at all. A seat acts once,
+    # so each seat has one reading at most and their order here does not matter.
+    readings, cancelled = res.readings, res.cancelled
+    visits: list[int | None] | None = None
+    for kind, pairs in res.by_kind.items():
+        if kind not in _INFORMATION:
+            continue
+        for seat, target in pairs:
+            if seat in cancelled:
+                continue
+            value: object
+            if kind == R.ANALYST:
+                value = _reading(res, target)
+            elif kind == R.FIELD_AGENT:  # S19: whispers sent plus received that day
+                value = sum(
+                    [(w.sender == target) + (w.recipient == target) for w in res.state.whispers]
+                )
+            else:
+                visits = _visits(res) if visits is None else visits
+                # Shadow: whom the target visited (None: home); Watcher: who visited the target.
+                value = visits[target] if kind == R.SHADOW else _visitors(res, visits, seat, target)
+            readings.append((seat, _new_result(kind, target, value)))
+
+
+_INFORMATION = frozenset({R.ANALYST, R.WATCHER, R.SHADOW, R.FIELD_AGENT})
+"""The roles whose Operation gives a private reading (S19)."""
+
+
+def _visitors(
+    res: Resolution, visits: list[int | None], watcher: int, target: int
+) -> tuple[int, ...]:
+    """S19: everyone whose visit reached the target, the Watcher left out, by codename."""
+    visitors = [v for v, dest in enumerate(visits) if dest == target and v != watcher]
+    codenames = [seat.codename for seat in res.state.seats]
+    return tuple(sorted(visitors, key=codenames.__getitem__))
 
 
 def _visits(res: Resolution) -> list[int | None]:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from deaddrop.engine.core.errors import IllegalAction
@@ -11,7 +11,15 @@ from deaddrop.engine.station.codec import is_pairs
 from deaddrop.engine.station.game import BatchRefused, save_day
 from deaddrop.engine.station.pouch import advance
 from deaddrop.engine.station.setup import setup_from_deal, start
-from deaddrop.engine.station.state import ABILITY_ON, ABSTAIN, Operation, Order, PouchRecord, State
+from deaddrop.engine.station.state import (
+    ABILITY_ON,
+    ABSTAIN,
+    Operation,
+    Order,
+    PouchRecord,
+    Seat,
+    State,
+)
 
 JSON = dict[str, Any]
 
@@ -179,8 +187,26 @@ def _seat(seat_of: Mapping[str, int], day: int, actor: str, codename: Any) -> in
 
 def pouch_json(state: State, record: PouchRecord) -> JSON:
     """One Pouch in the adjudication format."""
-    seats = state.seats
-    names = [seat.codename for seat in seats]
+    return _pouch_json(SeatNames(state.seats), record)
+
+
+class SeatNames:
+    """Each seat's codename and faction as the adjudication prints them, read once a game.
+
+    A seat's faction goes through a property, a dict and an Enum's `value`: a few thousand
+    machine instructions each time, more than the rest of a death's JSON.
+    """
+
+    __slots__ = ("codenames", "factions")
+
+    def __init__(self, seats: Sequence[Seat]) -> None:
+        self.codenames = [seat.codename for seat in seats]
+        self.factions = [seat.faction.value for seat in seats]
+
+
+def _pouch_json(table: SeatNames, record: PouchRecord) -> JSON:
+    """One Pouch in the adjudication format, with the table's names read beforehand."""
+    names = table.codenames
     tally: JSON = {names[seat]: n for seat, n in record.tally}
     tally["abstain"] = record.abstain
     deaths = record.deaths
@@ -194,13 +220,13 @@ def pouch_json(state: State, record: PouchRecord) -> JSON:
             {
                 "codename": names[d.seat],
                 "causes": list(d.causes),
-                "faction": seats[d.seat].faction.value,
+                "faction": table.factions[d.seat],
             }
             for d in deaths
         ],
         "rumor": None if record.rumor is None else names[record.rumor.target],
         "results": {
-            names[seat]: [result_json(seats, r) for r in results]
+            names[seat]: [result_json(names, r) for r in results]
             for seat, results in sorted(record.results, key=lambda sr: names[sr[0]])
         },
         "defector_won": record.defector_won,
@@ -232,8 +258,9 @@ def run_scenario(scenario: Any, *, deadlines: list[State] | None = None) -> tupl
         if deadlines is not None:
             deadlines.append(state)
         state = advance(state)  # the Pouch, without event payloads nobody reads here
+    table = SeatNames(state.seats)  # once a game, not once a Pouch
     adjudication = {
-        "days": [pouch_json(state, record) for record in state.history],
+        "days": [_pouch_json(table, record) for record in state.history],
         "winner": state.winner,
         "defector_won": state.defector_won,
     }

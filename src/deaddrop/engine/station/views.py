@@ -84,9 +84,10 @@ def _own(state: State, seat: int) -> JSON:
     """The viewer's own role, submission, results, whispers and Final Cable."""
     seats = state.seats
     me = seats[seat]
+    codenames = [s.codename for s in seats]
     options = operation_options(state, seat)
     interrogations = [
-        {"day": record.day, "with": result_json(seats, r)["with"]}
+        {"day": record.day, "with": result_json(codenames, r)["with"]}
         for record in state.history
         for s, results in record.results
         if s == seat
@@ -104,7 +105,7 @@ def _own(state: State, seat: int) -> JSON:
         "final_cable": state.final_cables[seat],
         "final_cable_limit": TEXT_LIMIT,
         "results": [
-            {"day": record.day, "results": [result_json(seats, r) for r in results]}
+            {"day": record.day, "results": [result_json(codenames, r) for r in results]}
             for record in state.history
             for s, results in record.results
             if s == seat  # S19: a private result is for its own seat alone
@@ -177,13 +178,14 @@ def _past_orders(state: State, seat: int) -> list[JSON]:
 def full_history(state: State) -> list[JSON]:
     """Every Operation, result and whisper of every day: for players after the game (S26)."""
     seats = state.seats
+    codenames = [seat.codename for seat in seats]
     days: list[JSON] = [
         {
             "day": record.day,
             "operations": _operations_json(state, record.operations),
             "cancelled": sorted(seats[s].codename for s in record.cancelled),
             "results": {
-                seats[s].codename: [result_json(seats, r) for r in results]
+                codenames[s]: [result_json(codenames, r) for r in results]
                 for s, results in record.results
             },
             "whispers": [_whisper_json(state, w) for w in record.whispers],
