@@ -203,7 +203,8 @@ async function retry() {
   try {
     const response = await fetch(url, { headers: { Accept: "text/event-stream" }, signal: asking.signal });
     asking.abort(); // only its status was wanted: the stream is opened anew below
-    if (response.status >= 400 && response.status < 500) return;
+    // 429 is "later", not "never": only the other 4xx end the retries.
+    if (response.status >= 400 && response.status < 500 && response.status !== 429) return;
   } catch {
     // offline, or aborted: try again as before
   }
