@@ -9,16 +9,20 @@ import json
 import re
 from datetime import timedelta
 
+import pytest
 from litestar import Litestar
 from litestar.testing import TestClient
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from deaddrop.server.accounts.models import User
 from deaddrop.server.db.base import utcnow
 from deaddrop.server.station.chat.channels import PAGE
 from deaddrop.server.station.chat.models import StationMessage
 from deaddrop.server.station.game.models import StationGame
+from deaddrop.server.station.live import looks
 from deaddrop.server.station.live import routes as station_live
+from deaddrop.server.station.tabs.seen_models import StationTabSeen
 from tests.server.station.tabs_fixtures import (  # noqa: F401 (fixtures)
     RunDB,
     Table,
@@ -29,6 +33,7 @@ from tests.server.station.test_chat_routes import api_post, ring_and_station
 from tests.server.station.test_live_stream import context_of, live, pushed_events
 
 Server = TestClient[Litestar]
+TABS = ("floor", "cable", "dossier")
 BADGE = re.compile(
     r' <span class="tab-badge"><span class="visually-hidden">\(</span>(\d+\+?)<.*?</span></span>'
 )
@@ -175,3 +180,29 @@ async def _game_id(db: AsyncSession, table: Table) -> int:
     found = await db.scalar(select(StationGame.id).where(StationGame.public_id == table.game_id))
     assert found is not None
     return found
+
+
+def test_looks_are_written_in_statements_of_a_bounded_size(
+    run_db: RunDB, table: Table, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Many looks at once (thousands of open pages) are written a bounded number a statement, so
+    SQLite's parameter limit is never met; every look lands, and a look never moves back."""
+    monkeypatch.setattr(looks, "ROWS_A_STATEMENT", 2)
+
+    async def write(db: AsyncSession) -> list[tuple[int, str, int]]:
+        game = await db.scalar(select(StationGame).where(StationGame.public_id == table.game_id))
+        assert game is not None
+        users = list(await db.scalars(select(User.id).order_by(User.id)))[:3]
+        await looks._upsert(db, {(game.id, user, tab): 5 for user in users for tab in TABS})
+        await looks._upsert(db, {(game.id, users[0], "floor"): 2, (game.id, users[1], "cable"): 9})
+        seen = await db.execute(
+            select(StationTabSeen.user_id, StationTabSeen.tab, StationTabSeen.seq).where(
+                StationTabSeen.game_id == game.id, StationTabSeen.user_id.in_(users)
+            )
+        )
+        return sorted((user, tab, seq) for user, tab, seq in seen)
+
+    written = run_db(write)
+    assert len(written) == 3 * len(TABS)
+    assert {seq for _user, _tab, seq in written} == {5, 9}  # floor stays at 5, cable moves to 9
+    assert sum(seq == 9 for _user, _tab, seq in written) == 1

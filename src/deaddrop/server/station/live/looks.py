@@ -49,21 +49,26 @@ class Looks:
                 _log.exception("recording %d looks failed", len(looks))
 
 
+ROWS_A_STATEMENT = 1000
+"""Looks written by one statement: 4 parameters each stays under SQLite's 32,766 a statement."""
+
+
 async def _upsert(db: AsyncSession, looks: dict[Look, int]) -> None:
-    """Insert or move forward every look, in one statement, and commit."""
+    """Insert or move forward every look, a thousand a statement, and commit."""
     table = StationTabSeen.__table__
     rows = [
         {"game_id": game_id, "user_id": user_id, "tab": tab, "seq": seq}
         for (game_id, user_id, tab), seq in sorted(looks.items())
     ]
-    insert = insert_for(db, table).values(rows)
-    # Another page of the same player may have looked further meanwhile: keep the furthest.
-    furthest = case((insert.excluded.seq > table.c.seq, insert.excluded.seq), else_=table.c.seq)
-    await db.execute(
-        insert.on_conflict_do_update(
-            index_elements=["game_id", "user_id", "tab"], set_={"seq": furthest}
+    for start in range(0, len(rows), ROWS_A_STATEMENT):
+        insert = insert_for(db, table).values(rows[start : start + ROWS_A_STATEMENT])
+        # Another page of the same player may have looked further meanwhile: keep the furthest.
+        furthest = case((insert.excluded.seq > table.c.seq, insert.excluded.seq), else_=table.c.seq)
+        await db.execute(
+            insert.on_conflict_do_update(
+                index_elements=["game_id", "user_id", "tab"], set_={"seq": furthest}
+            )
         )
-    )
     await db.commit()
 
 
