@@ -7,6 +7,7 @@ result against the models.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import sqlalchemy as sa
@@ -79,12 +80,12 @@ def user_id(table: str, *, optional: bool = False) -> tuple[sa.Column[Any], Any]
 
 def primary_key(table: str, *columns: str) -> sa.PrimaryKeyConstraint:
     """The table's primary key over `columns`."""
-    return sa.PrimaryKeyConstraint(*columns, name=op.f(f"pk_{table}"))
+    return sa.PrimaryKeyConstraint(*columns, name=_named(f"pk_{table}"))
 
 
 def unique(table: str, *columns: str) -> sa.UniqueConstraint:
     """A unique constraint over `columns`."""
-    return sa.UniqueConstraint(*columns, name=op.f(f"uq_{table}_{'_'.join(columns)}"))
+    return sa.UniqueConstraint(*columns, name=_named(f"uq_{table}_{'_'.join(columns)}"))
 
 
 def references(
@@ -92,7 +93,7 @@ def references(
 ) -> sa.ForeignKeyConstraint:
     """`column` refers to a row of `target` (by its id); deleting that row does `ondelete`."""
     return sa.ForeignKeyConstraint(
-        [column], [f"{target}.id"], name=op.f(f"fk_{table}_{column}_{target}"), ondelete=ondelete
+        [column], [f"{target}.id"], name=_named(f"fk_{table}_{column}_{target}"), ondelete=ondelete
     )
 
 
@@ -123,6 +124,68 @@ def drop_columns(table: str, *names: str) -> None:
     with op.batch_alter_table(table, schema=None) as batch_op:
         for name in names:
             batch_op.drop_column(name)
+
+
+class Index:
+    """An index a `Table` has over `columns`; `name` only where an old one breaks the convention."""
+
+    def __init__(self, *columns: str, name: str | None = None) -> None:
+        self.columns = columns
+        self.name = name
+
+
+class Table:
+    """A table a migration creates: its columns and constraints (`items`), its primary key
+    (`key`, an integer `id` column put first by default) and its indexes. Creating it again
+    (down and up in one process) is safe: Alembic copies columns that a table already holds."""
+
+    def __init__(
+        self,
+        name: str,
+        *items: Any,
+        key: tuple[str, ...] = ("id",),
+        indexes: Sequence[Index] = (),
+    ) -> None:
+        self.name = name
+        self.items = items
+        self.key = key
+        self.indexes = indexes
+
+
+def create_tables(tables: Sequence[Table]) -> None:
+    """Create `tables` in their order (parents first), each followed by its indexes."""
+    for table in tables:
+        if table.key == ("id",):
+            create_with_id(table.name, *table.items)
+        else:
+            op.create_table(table.name, *table.items, primary_key(table.name, *table.key))
+        for each in table.indexes:
+            index(table.name, *each.columns, name=each.name)
+
+
+def drop_tables(tables: Sequence[Table]) -> None:
+    """Drop what `create_tables` made, in reverse order (children first)."""
+    for table in reversed(tables):
+        for each in reversed(table.indexes):
+            drop_index(table.name, *each.columns, name=each.name)
+        op.drop_table(table.name)
+
+
+def creating(*tables: Table) -> tuple[Callable[[], None], Callable[[], None]]:
+    """The `upgrade` and `downgrade` of a migration that only creates `tables`."""
+
+    def upgrade() -> None:
+        create_tables(tables)
+
+    def downgrade() -> None:
+        drop_tables(tables)
+
+    return upgrade, downgrade
+
+
+def _named(name: str) -> sa.schema.conv:
+    # What `op.f` gives, without needing a running migration: a `Table` is declared at import.
+    return sa.schema.conv(name)
 
 
 def _index_name(table: str, columns: tuple[str, ...]) -> str:

@@ -2,17 +2,14 @@
 
 from __future__ import annotations
 
-from alembic import op
-
 from deaddrop.server.db.migrations import schema
 
 revision: str = "0002"
 down_revision: str | None = "0001"
 
 
-def upgrade() -> None:
-    """Create the six `station_*` tables."""
-    schema.create_with_id(
+upgrade, downgrade = schema.creating(
+    schema.Table(
         "station_games",
         schema.string("public_id", 32),
         schema.string("invite_token", 32),
@@ -43,10 +40,9 @@ def upgrade() -> None:
         schema.unique("station_games", "invite_token"),
         schema.unique("station_games", "public_id"),
         schema.unique("station_games", "spectator_token"),
-    )
-    schema.index("station_games", "host_id")
-    schema.index("station_games", "status", "deadline")
-    op.create_table(
+        indexes=[schema.Index("host_id"), schema.Index("status", "deadline")],
+    ),
+    schema.Table(
         "station_actions",
         *schema.game_id("station_actions"),
         schema.integer("seq"),
@@ -54,18 +50,18 @@ def upgrade() -> None:
         schema.json("action"),
         *schema.user_id("station_actions", optional=True),
         schema.created_at(),
-        schema.primary_key("station_actions", "game_id", "seq"),
-    )
-    schema.create_with_id(
+        key=("game_id", "seq"),
+    ),
+    schema.Table(
         "station_announcements",
         *schema.game_id("station_announcements"),
         schema.integer("day"),
         schema.string("kind", 20),
         schema.text("text"),
         schema.created_at(),
-    )
-    schema.index("station_announcements", "game_id")
-    schema.create_with_id(
+        indexes=[schema.Index("game_id")],
+    ),
+    schema.Table(
         "station_pouches",
         *schema.game_id("station_pouches"),
         schema.integer("day"),
@@ -75,8 +71,8 @@ def upgrade() -> None:
         schema.string("runner", 64),
         schema.moment("resolved_at"),
         schema.unique("station_pouches", "game_id", "day"),
-    )
-    schema.create_with_id(
+    ),
+    schema.Table(
         "station_seat_holders",
         *schema.game_id("station_seat_holders"),
         schema.integer("seat"),
@@ -84,9 +80,9 @@ def upgrade() -> None:
         schema.integer("from_day"),
         schema.integer("until_day"),
         schema.moment("replaced_at"),
-    )
-    schema.index("station_seat_holders", "game_id")
-    schema.create_with_id(
+        indexes=[schema.Index("game_id")],
+    ),
+    schema.Table(
         "station_seats",
         *schema.game_id("station_seats"),
         *schema.user_id("station_seats"),
@@ -95,20 +91,6 @@ def upgrade() -> None:
         schema.moment("joined_at"),
         schema.unique("station_seats", "game_id", "seat"),
         schema.unique("station_seats", "game_id", "user_id"),
-    )
-    schema.index("station_seats", "user_id")
-
-
-def downgrade() -> None:
-    """Drop them, children first."""
-    schema.drop_index("station_seats", "user_id")
-    op.drop_table("station_seats")
-    schema.drop_index("station_seat_holders", "game_id")
-    op.drop_table("station_seat_holders")
-    op.drop_table("station_pouches")
-    schema.drop_index("station_announcements", "game_id")
-    op.drop_table("station_announcements")
-    op.drop_table("station_actions")
-    schema.drop_index("station_games", "status", "deadline")
-    schema.drop_index("station_games", "host_id")
-    op.drop_table("station_games")
+        indexes=[schema.Index("user_id")],
+    ),
+)

@@ -2,17 +2,14 @@
 
 from __future__ import annotations
 
-from alembic import op
-
 from deaddrop.server.db.migrations import schema
 
 revision: str = "0004"
 down_revision: str | None = "0003"
 
 
-def upgrade() -> None:
-    """Create `cards_tables`, `cards_actions` and `cards_seats`."""
-    schema.create_with_id(
+upgrade, downgrade = schema.creating(
+    schema.Table(
         "cards_tables",
         schema.string("public_id", 32),
         schema.string("invite_token", 32),
@@ -30,10 +27,9 @@ def upgrade() -> None:
         schema.integer("row_version"),
         schema.unique("cards_tables", "invite_token"),
         schema.unique("cards_tables", "public_id"),
-    )
-    schema.index("cards_tables", "status", "due_at")
-    schema.index("cards_tables", "status", "public")
-    op.create_table(
+        indexes=[schema.Index("status", "due_at"), schema.Index("status", "public")],
+    ),
+    schema.Table(
         "cards_actions",
         schema.integer("table_id"),
         schema.integer("seq"),
@@ -41,9 +37,9 @@ def upgrade() -> None:
         schema.boolean("auto"),
         schema.created_at(),
         schema.references("cards_actions", "table_id", "cards_tables"),
-        schema.primary_key("cards_actions", "table_id", "seq"),
-    )
-    schema.create_with_id(
+        key=("table_id", "seq"),
+    ),
+    schema.Table(
         "cards_seats",
         schema.integer("table_id"),
         schema.integer("seat"),
@@ -56,17 +52,6 @@ def upgrade() -> None:
         schema.references("cards_seats", "table_id", "cards_tables"),
         schema.references("cards_seats", "user_id", "users", ondelete="SET NULL"),
         schema.unique("cards_seats", "table_id", "seat"),
-    )
-    schema.index("cards_seats", "guest_key")
-    schema.index("cards_seats", "user_id")
-
-
-def downgrade() -> None:
-    """Drop the Cards tables."""
-    schema.drop_index("cards_seats", "user_id")
-    schema.drop_index("cards_seats", "guest_key")
-    op.drop_table("cards_seats")
-    op.drop_table("cards_actions")
-    schema.drop_index("cards_tables", "status", "public")
-    schema.drop_index("cards_tables", "status", "due_at")
-    op.drop_table("cards_tables")
+        indexes=[schema.Index("guest_key"), schema.Index("user_id")],
+    ),
+)

@@ -2,17 +2,14 @@
 
 from __future__ import annotations
 
-from alembic import op
-
 from deaddrop.server.db.migrations import schema
 
 revision: str = "0006"
 down_revision: str | None = "0005"
 
 
-def upgrade() -> None:
-    """Create `mail_deliveries`; add `users.mail_digests` and `users.mail_reminders` (off)."""
-    schema.create_with_id(
+TABLES = [
+    schema.Table(
         "mail_deliveries",
         *schema.game_id("mail_deliveries"),
         schema.integer("day"),
@@ -27,9 +24,14 @@ def upgrade() -> None:
         schema.text("last_error", null=True),
         schema.created_at(),
         schema.unique("mail_deliveries", "game_id", "day", "user_id", "kind"),
-    )
-    schema.index("mail_deliveries", "status", "next_attempt_at")
-    schema.index("mail_deliveries", "user_id")
+        indexes=[schema.Index("status", "next_attempt_at"), schema.Index("user_id")],
+    ),
+]
+
+
+def upgrade() -> None:
+    """Create `mail_deliveries`; add `users.mail_digests` and `users.mail_reminders` (off)."""
+    schema.create_tables(TABLES)
     schema.add_columns(
         "users",
         schema.false_for_existing_rows("mail_digests"),
@@ -40,6 +42,4 @@ def upgrade() -> None:
 def downgrade() -> None:
     """Drop the preferences and `mail_deliveries`."""
     schema.drop_columns("users", "mail_reminders", "mail_digests")
-    schema.drop_index("mail_deliveries", "user_id")
-    schema.drop_index("mail_deliveries", "status", "next_attempt_at")
-    op.drop_table("mail_deliveries")
+    schema.drop_tables(TABLES)

@@ -16,16 +16,15 @@ revision: str = "0009"
 down_revision: str | None = "0008"
 
 
-def upgrade() -> None:
-    """Create `station_standin_options`, `station_standins` and `station_bot_pending_posts`."""
-    op.create_table(
+TABLES = [
+    schema.Table(
         "station_standin_options",
         *schema.game_id("station_standin_options"),
         schema.integer("hours"),
         schema.string("level", 16),
-        schema.primary_key("station_standin_options", "game_id"),
-    )
-    schema.create_with_id(
+        key=("game_id",),
+    ),
+    schema.Table(
         "station_standins",
         *schema.game_id("station_standins"),
         schema.integer("seat"),
@@ -35,16 +34,22 @@ def upgrade() -> None:
         schema.moment("started_at"),
         schema.moment("ended_at", null=True),
         schema.unique("station_standins", "game_id", "seat", "from_day"),
-    )
-    schema.create_with_id(
+    ),
+    schema.Table(
         "station_bot_pending_posts",
         *schema.game_id("station_bot_pending_posts"),
         schema.integer("seat"),
         schema.string("channel", 16),
         schema.text("text"),
         schema.created_at(),
-    )
-    schema.index("station_bot_pending_posts", "game_id")
+        indexes=[schema.Index("game_id")],
+    ),
+]
+
+
+def upgrade() -> None:
+    """Create the three tables."""
+    schema.create_tables(TABLES)
 
 
 def downgrade() -> None:
@@ -53,7 +58,4 @@ def downgrade() -> None:
         "UPDATE station_seats SET bot_level = NULL "
         "WHERE user_id IS NOT NULL AND bot_level IS NOT NULL"
     )
-    schema.drop_index("station_bot_pending_posts", "game_id")
-    op.drop_table("station_bot_pending_posts")
-    op.drop_table("station_standins")
-    op.drop_table("station_standin_options")
+    schema.drop_tables(TABLES)
