@@ -14,40 +14,29 @@ from deaddrop.engine.cards.actions import (
     ShareInfo,
     SwapStash,
 )
+from deaddrop.phrasebook.cards import SeatNames
 
 
-class Names:
-    """How the person's front names seats: "you" for the person, "Seat 2 (expert)" for bots."""
+class Names(SeatNames):
+    """How the terminal names seats: "you" for the person, "Seat 2 (expert)" for bots."""
 
     def __init__(self, me: int, bots: Mapping[int, str]) -> None:
-        self.me = me
+        super().__init__(me)
         self.bots = dict(bots)
 
     def __call__(self, seat: int | None) -> str:
         """The name of a seat, e.g. "you" or "Seat 1 (heuristic)"."""
-        if seat is None:
-            return "nobody"
-        if seat == self.me:
-            return "you"
+        return self.obj(seat)
+
+    def other(self, seat: int) -> str:
+        """A seat by its number, with the bot's kind: "Seat 1 (heuristic)"."""
         kind = self.bots.get(seat)
         return f"Seat {seat} ({kind})" if kind else f"Seat {seat}"
 
     def title(self, seat: int | None) -> str:
-        """The name at the start of a sentence."""
-        name = self(seat)
+        """The name at the start of a sentence, capitalised ("Nobody" too)."""
+        name = super().title(seat)
         return name[0].upper() + name[1:]
-
-    def obj(self, seat: int | None) -> str:
-        """The name inside a sentence."""
-        return self(seat)
-
-    def whose(self, seat: int | None) -> str:
-        """The possessive at the start of a sentence: "Your", "Seat 1 (expert)'s"."""
-        return "Your" if seat == self.me else f"{self.title(seat)}'s"
-
-    def verb(self, seat: int | None, you: str, other: str) -> str:
-        """The verb form that agrees with the seat's name."""
-        return you if seat == self.me else other
 
 
 def command_for(action: Action) -> str:

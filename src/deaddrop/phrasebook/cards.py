@@ -8,8 +8,9 @@ brings its own seat names (`SeatNames`): the page says "Alice", the terminal "Se
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, Protocol
+from typing import Any
 
 from deaddrop.engine.cards.actions import (
     Action,
@@ -25,24 +26,39 @@ from deaddrop.engine.cards.actions import (
 Entry = Mapping[str, Any]
 
 
-class SeatNames(Protocol):
-    """How a front names seats to one viewer ("You" for the viewer's own seat)."""
+class SeatNames(ABC):
+    """How a front names seats to one viewer: their own seat is "You", "you", "Your", with the
+    verbs that agree; "nobody" stands for no seat, and each front names the others (`other`)."""
+
+    def __init__(self, viewer: int | None) -> None:
+        self.viewer = viewer
+
+    @abstractmethod
+    def other(self, seat: int) -> str:
+        """The name of a seat that is not the viewer's."""
+
+    def is_viewer(self, seat: int | None) -> bool:
+        """Whether `seat` is the viewer's own (never, for a spectator)."""
+        return seat is not None and seat == self.viewer
 
     def title(self, seat: int | None) -> str:
         """The name at the start of a sentence ("You")."""
-        ...
+        return "You" if self.is_viewer(seat) else self._named(seat)
 
     def obj(self, seat: int | None) -> str:
         """The name inside a sentence ("you")."""
-        ...
+        return "you" if self.is_viewer(seat) else self._named(seat)
 
     def whose(self, seat: int | None) -> str:
         """The possessive at the start of a sentence ("Your", "Alice's")."""
-        ...
+        return "Your" if self.is_viewer(seat) else f"{self.title(seat)}'s"
 
     def verb(self, seat: int | None, you: str, other: str) -> str:
         """`you` when the seat is the viewer's, else `other` (verbs agree with "You")."""
-        ...
+        return you if self.is_viewer(seat) else other
+
+    def _named(self, seat: int | None) -> str:
+        return "nobody" if seat is None else self.other(seat)
 
 
 def count(n: int, one: str, many: str = "") -> str:

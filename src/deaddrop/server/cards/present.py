@@ -14,7 +14,7 @@ from typing import Any
 from deaddrop.bots.cards.hint import Hint
 from deaddrop.engine.cards.inference import belief_from_view, drop_distribution
 from deaddrop.engine.cards.legal import distinct, pairs
-from deaddrop.phrasebook.cards import log_line, option_label
+from deaddrop.phrasebook.cards import SeatNames, log_line, option_label
 from deaddrop.server.cards.models import CardsSeat
 
 View = Mapping[str, Any]
@@ -39,36 +39,20 @@ class SeatInfo:
     """Whose decision the table waits for."""
 
 
-class Namer:
-    """Seat names as one viewer reads them: "You" for their own seat."""
+class Namer(SeatNames):
+    """Seat names as one viewer reads them: "You" for their own seat, else the seat's name."""
 
     def __init__(self, seats: Sequence[CardsSeat], viewer: int | None) -> None:
+        super().__init__(viewer)
         self.names = [seat.name or ("Free seat" if seat.is_free else "Guest") for seat in seats]
-        self.viewer = viewer
 
     def __call__(self, seat: int | None) -> str:
         """The name of a seat at the start of a sentence ("You" for the viewer)."""
-        if seat is None:
-            return "nobody"
-        if seat == self.viewer:
-            return "You"
+        return self.title(seat)
+
+    def other(self, seat: int) -> str:
+        """The seat's display name ("Guest", "Free seat" when it has none)."""
         return self.names[seat] if 0 <= seat < len(self.names) else f"Seat {seat + 1}"
-
-    def title(self, seat: int | None) -> str:
-        """The name of a seat at the start of a sentence (as when called)."""
-        return self(seat)
-
-    def obj(self, seat: int | None) -> str:
-        """The name of a seat inside a sentence ("you" for the viewer)."""
-        return "you" if seat is not None and seat == self.viewer else self(seat)
-
-    def whose(self, seat: int | None) -> str:
-        """The possessive of a seat's name: "Your" for the viewer, else "Alice's"."""
-        return "Your" if seat is not None and seat == self.viewer else f"{self(seat)}'s"
-
-    def verb(self, seat: int | None, you: str, other: str) -> str:
-        """The verb form that agrees with the seat's name: `you` for the viewer, else `other`."""
-        return you if seat is not None and seat == self.viewer else other
 
 
 def seat_strip(view: View, seats: Sequence[CardsSeat], viewer: int | None) -> list[SeatInfo]:
