@@ -6,10 +6,10 @@ HandBack when the rules call for a second decision), then Grab or EndTurn.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from deaddrop.engine.core.records import record
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class ShareInfo:
     """C4/C5: trade one card of the hand with another seat."""
 
@@ -23,7 +23,7 @@ class ShareInfo:
     """C5: the face-up card taken from an eliminated seat; None for a seat still in the round."""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class SwapStash:
     """C6: put one card of the hand into The Stash and take one Stash card."""
 
@@ -35,7 +35,7 @@ class SwapStash:
     """The Stash card taken."""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class SellSecrets:
     """C7: show two cards of the hand to a seat still in the round."""
 
@@ -47,7 +47,7 @@ class SellSecrets:
     """The two cards shown."""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class GiveCard:
     """C4: the target of Share Info picks the card it gives."""
 
@@ -57,7 +57,7 @@ class GiveCard:
     """The card handed to the mover."""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class HandBack:
     """C7: after a yes, the seller hands back one of the two shown cards."""
 
@@ -67,7 +67,7 @@ class HandBack:
     """One of the shown values."""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Grab:
     """C8: place two cards of the hand next to The Drop and check it."""
 
@@ -77,7 +77,7 @@ class Grab:
     """The two cards placed."""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class EndTurn:
     """C8: the mover does not grab; the turn passes (C3)."""
 

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
 from itertools import pairwise
 from math import factorial
 
 from deaddrop.engine.core.errors import IllegalAction
+from deaddrop.engine.core.records import record
 from deaddrop.engine.core.rng import Rng
 
 # C1: four 0s, three 1s, two 2s, two 3s, one 4, one 5.
@@ -23,7 +23,7 @@ MAX_PLAYERS = 4
 _PERMUTATIONS = factorial(len(DECK))
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Deal:
     """One round's layout: The Drop, The Stash and every hand (each sorted; values only)."""
 

@@ -36,7 +36,6 @@ later entry, or the view's `pending`, shows they were taken (`settle`).
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
 from math import log2
 from types import MappingProxyType
 from typing import Any
@@ -45,6 +44,7 @@ from deaddrop.engine.cards.inference_filter import Tracker
 from deaddrop.engine.cards.inference_model import CONSISTENT, MODELS, UNIFORM, Deferred
 from deaddrop.engine.cards.inference_prior import Config, Hand
 from deaddrop.engine.core.errors import IllegalAction
+from deaddrop.engine.core.records import record
 
 __all__ = [
     "CONSISTENT",
@@ -66,7 +66,7 @@ __all__ = [
 ]
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Belief:
     """A seat's exact posterior over the current round's hidden configuration; immutable."""
 

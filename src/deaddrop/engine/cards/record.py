@@ -8,12 +8,12 @@ engine. Errors are one line naming where: `round 2: start must be seat 1 (C3)`,
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 from deaddrop.engine.cards.deck import Deal, check_deal, check_players
 from deaddrop.engine.cards.state import Options, Setup
 from deaddrop.engine.core.errors import IllegalAction
+from deaddrop.engine.core.records import record
 
 FORMAT = "record"
 """The rule code of errors in the document's format (the README) rather than in play."""
@@ -33,7 +33,7 @@ class RecordError(IllegalAction):
         """What is wrong, without the place and the rule."""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class RecordTurn:
     """One recorded turn: its seat, its one action (with any second decision) and a grab."""
 
@@ -55,7 +55,7 @@ class RecordTurn:
     """The pair placed next to The Drop after the action (C8), if any."""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class RecordRound:
     """One recorded round."""
 
@@ -67,7 +67,7 @@ class RecordRound:
     """The turns in order; the round may stop in the middle."""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Record:
     """A game record: the setup it implies (given deals, round 1's start) and its rounds."""
 

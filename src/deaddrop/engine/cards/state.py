@@ -6,14 +6,15 @@ hold the same values in the same places are equal.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 
 from deaddrop.engine.cards.deck import Deal
 from deaddrop.engine.core.events import Event
+from deaddrop.engine.core.records import record
 from deaddrop.engine.core.rng import Rng
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Options:
     """Table options of the card game."""
 
@@ -23,7 +24,7 @@ class Options:
     """C11: victory tokens that win the game."""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Setup:
     """Everything a game starts from; with its action log it is the whole game."""
 
@@ -39,7 +40,7 @@ class Setup:
     """Given deals for rounds 1, 2, … (from a game record); later rounds are dealt by the RNG."""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class ChooseAction:
     """The mover must take one action: Share Info, Swap the Stash or Sell Secrets."""
 
@@ -47,7 +48,7 @@ class ChooseAction:
     """The seat to decide: the mover."""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class ChooseGive:
     """C4: the target of Share Info picks the card to give, without seeing the offered one."""
 
@@ -59,7 +60,7 @@ class ChooseGive:
     """The card the mover gives; only the mover may see it until the trade is done."""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class ChooseHandBack:
     """C7: after a yes, the seller picks which of the two shown cards to hand back."""
 
@@ -71,7 +72,7 @@ class ChooseHandBack:
     """The two cards shown, ascending; only seller and buyer know them."""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class MayGrab:
     """C8: the mover's action is done; they may Grab the Drop or end the turn."""
 
@@ -83,7 +84,7 @@ Pending = ChooseAction | ChooseGive | ChooseHandBack | MayGrab
 """Who must decide what; a state's `pending` is None only once the game is over."""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class RoundResult:
     """A finished round with every card revealed (C10)."""
 
@@ -107,7 +108,7 @@ class RoundResult:
     """Every hand at the end, sorted; a winning grab leaves the pair in the winner's hand."""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class State:
     """A game of Cards between two decisions. Never mutated: `apply` returns a new one."""
 

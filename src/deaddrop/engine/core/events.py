@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
 
+from deaddrop.engine.core.records import record
 
-@dataclass(frozen=True, slots=True)
+
+@record
 class Audience:
     """Who may see an event: everyone at the table, or exactly the listed seats."""
 
@@ -36,7 +38,7 @@ class Audience:
 _PUBLIC = Audience(True, frozenset())
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Event:
     """Something that happened, with a JSON-ready payload and its audience."""
 

@@ -7,8 +7,9 @@ game state, so that a game replays exactly (DESIGN.md: randomness is state).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import TypeVar
+
+from deaddrop.engine.core.records import record
 
 T = TypeVar("T")
 
@@ -16,7 +17,7 @@ _MASK = (1 << 64) - 1
 _GAMMA = 0x9E3779B97F4A7C15
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Rng:
     """An immutable generator: every draw returns the value and the next generator."""
 

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from deaddrop.engine.core.errors import IllegalAction
+from deaddrop.engine.core.records import record
 from deaddrop.engine.station.roles import (
     INTERROGATOR,
     TARGETING,
@@ -16,7 +15,7 @@ from deaddrop.engine.station.roles import (
 from deaddrop.engine.station.state import ABSTAIN, State
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class SaveOperation:
     """Queue (or change to) one's own role ability aimed at a target (S9)."""
 
@@ -24,7 +23,7 @@ class SaveOperation:
     target: int
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class SaveOrder:
     """The order-holder files the Ring order (S10, S11)."""
 
@@ -33,14 +32,14 @@ class SaveOrder:
     performer: int
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class WithdrawOperation:
     """Go back to No action (S7)."""
 
     seat: int
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class CastVote:
     """Vote for a living player, oneself included, or ABSTAIN (S21)."""
 
@@ -48,14 +47,14 @@ class CastVote:
     choice: int
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class WithdrawVote:
     """Take a vote back; it counts as Abstain (S7)."""
 
     seat: int
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class SendWhisper:
     """A private message to another living player, two a day (S31)."""
 
@@ -64,7 +63,7 @@ class SendWhisper:
     text: str = ""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class EditFinalCable:
     """Replace one's Final Cable (S32)."""
 
@@ -72,7 +71,7 @@ class EditFinalCable:
     text: str
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class MarkDone:
     """Say one is done (or not) for the day; when all living are, an early Pouch may leave (S41)."""
 
@@ -80,12 +79,12 @@ class MarkDone:
     done: bool = True
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class ResolvePouch:
     """The deadline has come: resolve the day (S20)."""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class RemovePlayer:
     """The host removes a player without replacement: burned at once (S40)."""
 

@@ -19,10 +19,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any, Literal, TypeAlias
 
 from deaddrop.engine.core.errors import IllegalAction
+from deaddrop.engine.core.records import record
 from deaddrop.engine.station.roles import FIELD_AGENT, ROLE_TABLE, ROLES
 from deaddrop.engine.station.state import State
 
@@ -33,14 +33,14 @@ ClaimChannel = Literal["floor", "ring", "whisper"]
 """S43: the places a claim may be made: the Floor, the Ring Channel, a whisper."""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class RoleClaim:
     """ "I am the Analyst.": the author's role."""
 
     role: str
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class ReadingClaim:
     """ "Day 2: I read HERON as COMPROMISED.": an Analyst's result."""
 
@@ -49,7 +49,7 @@ class ReadingClaim:
     reading: Reading
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class VisitorsClaim:
     """ "Day 2: HERON was visited by OWL and RAVEN." (or "had no visitors."): a Watcher's result."""
 
@@ -58,7 +58,7 @@ class VisitorsClaim:
     visitors: tuple[str, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class VisitClaim:
     """ "Day 2: HERON visited OWL." or "Day 2: HERON stayed home.": a Shadow's result."""
 
@@ -67,7 +67,7 @@ class VisitClaim:
     visited: str | None
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class WhisperCountClaim:
     """ "Day 2: HERON sent and received 3 whispers.": a Field Agent's result."""
 
@@ -76,7 +76,7 @@ class WhisperCountClaim:
     count: int
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class ProtectionClaim:
     """ "Day 2: I sheltered HERON." / "Day 2: I detained HERON.": a Keeper's, Interrogator's act."""
 
@@ -85,7 +85,7 @@ class ProtectionClaim:
     target: str
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class StanceClaim:
     """ "I suspect HERON." or "I trust HERON.": an opinion of a player."""
 
@@ -254,7 +254,7 @@ def format_post(claims: Sequence[Claim]) -> str:
     return " ".join(format_claim(claim) for claim in claims)
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class ClaimContext:
     """What a claim's format is checked against: public facts of one game."""
 
@@ -318,7 +318,7 @@ def check_post_claims(state: State, text: str) -> tuple[Claim, ...]:
     return claims
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Post:
     """One message a seat can see: a Floor post, a Ring Channel message or a whisper."""
 
@@ -329,7 +329,7 @@ class Post:
     text: str
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class SeenClaim:
     """A claim as a seat saw it: when, by whom, where."""
 

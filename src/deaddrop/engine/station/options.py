@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
+from deaddrop.engine.core.records import record
 from deaddrop.engine.station.roles import INTERROGATOR, TARGETING, Targeting, is_ring
 from deaddrop.engine.station.state import State
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class OperationOptions:
     """The legal choices of one seat for today's Operation."""
 

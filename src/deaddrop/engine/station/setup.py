@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from deaddrop.engine.core.errors import IllegalAction
-from deaddrop.engine.core.records import builder
+from deaddrop.engine.core.records import builder, record
 from deaddrop.engine.core.rng import Rng
 from deaddrop.engine.station.roles import (
     BIRDS,
@@ -19,7 +18,7 @@ from deaddrop.engine.station.roles import (
 from deaddrop.engine.station.state import Seat, State
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Setup:
     """Everything a game starts from; with the action log it replays the game exactly."""
 

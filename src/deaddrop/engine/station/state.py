@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from deaddrop.engine.core.records import record
 from deaddrop.engine.core.rng import Rng
 from deaddrop.engine.station.roles import FACTION, MAX_PLAYERS, Faction
 
@@ -20,7 +21,7 @@ Vote = int | None
 """A seat voted for, ABSTAIN, or None when nothing is saved."""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Seat:
     """One place at the table, fixed for the whole game."""
 
@@ -39,7 +40,7 @@ class Seat:
         return FACTION[self.role]
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Ability:
     """A role's own Operation aimed at one living player (S9)."""
 
@@ -47,7 +48,7 @@ class Ability:
     """The seat it names."""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Order:
     """The Ring order (S10): who is to be liquidated and by whom."""
 
