@@ -14,12 +14,19 @@ from typing import Any, cast
 
 from litestar.connection import ASGIConnection
 from litestar.datastructures import Cookie, MutableScopeHeaders
+from litestar.middleware import DefineMiddleware
+from litestar.middleware.session.base import SessionMiddleware as LitestarSessionMiddleware
 from litestar.middleware.session.server_side import (
     ServerSideSessionBackend,
     ServerSideSessionConfig,
 )
-from litestar.types import Empty, Message, ScopeSession
+from litestar.stores.base import Store
+from litestar.types import Empty, HTTPScope, Message, Receive, Scope, ScopeSession, Send
 from litestar.utils.dataclass import extract_dataclass_items
+
+from deaddrop.server.db.request_session import close_request_session, request_session
+from deaddrop.server.db.store import DatabaseStore
+from deaddrop.server.overload import is_stream
 
 ROTATE_KEY = "_rotate"
 """Set by log-in: the next response moves the session to a fresh ID (no session fixation)."""
@@ -44,11 +51,18 @@ class SessionBackend(ServerSideSessionBackend):
         if not session_id:
             return {}
         store = self.config.get_store_from_app(connection.scope["app"])
-        raw = await self.get(session_id, store=store)
+        raw = await self._read(session_id, store, connection.scope)
         if raw is None:
             return {}
         cast(dict[str, Any], connection.scope)[_RAW_KEY] = raw
         return self.deserialize_data(raw)
+
+    async def _read(self, session_id: str, store: Store, scope: Scope) -> bytes | None:
+        """The stored session, through the request's own database session where it can be."""
+        if not isinstance(store, DatabaseStore) or is_stream(cast(HTTPScope, scope)):
+            # A live stream lasts as long as its page: it must not hold a connection so long.
+            return await self.get(session_id, store=store)
+        return await store.get_in(request_session(scope, store.sessionmaker), session_id)
 
     async def store_in_message(
         self,
@@ -92,8 +106,24 @@ class SessionBackend(ServerSideSessionBackend):
         return Cookie(value=value, key=self.config.key, **params, **extra).to_header(header="")
 
 
+class SessionMiddleware(LitestarSessionMiddleware[SessionBackend]):
+    """Litestar's session middleware, closing the request's database session at the end."""
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """Serve the request; then close the database session its handler did not close."""
+        try:
+            await super().__call__(scope, receive, send)
+        finally:
+            await close_request_session(scope)
+
+
 @dataclass
 class SessionConfig(ServerSideSessionConfig):
     """Server-side session configuration using `SessionBackend`."""
 
     _backend_class = SessionBackend
+
+    @property
+    def middleware(self) -> DefineMiddleware:
+        """The session middleware of this configuration."""
+        return DefineMiddleware(SessionMiddleware, backend=self._backend_class(config=self))

@@ -113,6 +113,9 @@ class DatabaseStore(NamespacedStore):
 
     async def get(self, key: str, renew_for: int | timedelta | None = None) -> bytes | None:
         """The live value under `key`, optionally pushing its expiry `renew_for` into the future."""
+        if renew_for is None:
+            async with self.sessionmaker() as db:
+                return await self.get_in(db, key)
         async with self.sessionmaker() as db:
             entry = await db.scalar(
                 select(KeyValue).where(*self._live(key)),
@@ -123,6 +126,11 @@ class DatabaseStore(NamespacedStore):
                 entry.expires_at = _expiry(renew_for)
                 await db.commit()
             return entry.value
+
+    async def get_in(self, db: AsyncSession, key: str) -> bytes | None:
+        """The live value under `key`, read through `db` (a request's own session)."""
+        value: bytes | None = await db.scalar(select(KeyValue.value).where(*self._live(key)))
+        return value
 
     async def delete(self, key: str) -> None:
         """Forget `key`; nothing happens if it is not there."""
