@@ -33,6 +33,7 @@ ROTATE_KEY = "_rotate"
 DAY_KEY = "_day"
 """The UTC date the session was last written; a new day rewrites it and renews the expiry."""
 _RAW_KEY = "deaddrop.session_raw"
+_ROW_KEY = "deaddrop.session_named_row"
 
 
 def request_rotation(session: dict[str, Any]) -> None:
@@ -40,8 +41,33 @@ def request_rotation(session: dict[str, Any]) -> None:
     session[ROTATE_KEY] = True
 
 
+REMEMBERED_SESSIONS = 100_000
+"""Session IDs whose named row this process remembers at most (then it starts afresh)."""
+
+
+@dataclass(frozen=True)
+class NamedRow:
+    """The row a session's data names by id (the signed-in account): read in the same
+    statement as the session's own row, into the request's database session, where the
+    handler then finds it without a statement of its own."""
+
+    model: type[Any]
+    """The mapped class of the row."""
+    key: str
+    """The session data's key holding the row's id."""
+
+
 class SessionBackend(ServerSideSessionBackend):
     """Store sessions through the app's `sessions` store, economically and safely."""
+
+    def __init__(self, config: ServerSideSessionConfig) -> None:
+        super().__init__(config)
+        self.named_row: NamedRow | None = getattr(config, "named_row", None)
+        # A session ID names one row for its whole life (log-in and log-out move the session
+        # to a fresh ID), so which row a known ID names can be remembered; the session's row
+        # and the named row are still read afresh on every request, so a log-out elsewhere, an
+        # expiry or a password change takes effect at once.
+        self.names: dict[str, int] = {}
 
     async def load_from_connection(
         self, connection: ASGIConnection[Any, Any, Any, Any]
@@ -55,14 +81,27 @@ class SessionBackend(ServerSideSessionBackend):
         if raw is None:
             return {}
         cast(dict[str, Any], connection.scope)[_RAW_KEY] = raw
-        return self.deserialize_data(raw)
+        data = self.deserialize_data(raw)
+        named = data.get(self.named_row.key) if self.named_row else None
+        if isinstance(named, int) and self.names.get(session_id) != named:
+            if len(self.names) >= REMEMBERED_SESSIONS:
+                self.names.clear()
+            self.names[session_id] = named
+        return data
 
     async def _read(self, session_id: str, store: Store, scope: Scope) -> bytes | None:
-        """The stored session, through the request's own database session where it can be."""
+        """The stored session, through the request's own database session where it can be,
+        with the row it names when that is known."""
         if not isinstance(store, DatabaseStore) or is_stream(cast(HTTPScope, scope)):
             # A live stream lasts as long as its page: it must not hold a connection so long.
             return await self.get(session_id, store=store)
-        return await store.get_in(request_session(scope, store.sessionmaker), session_id)
+        db = request_session(scope, store.sessionmaker)
+        named = self.names.get(session_id)
+        if self.named_row is None or named is None:
+            return await store.get_in(db, session_id)
+        raw, row = await store.get_with_row(db, session_id, self.named_row.model, named)
+        cast(dict[str, Any], scope)[_ROW_KEY] = row  # held for the request's handler
+        return raw
 
     async def store_in_message(
         self,
@@ -122,6 +161,8 @@ class SessionConfig(ServerSideSessionConfig):
     """Server-side session configuration using `SessionBackend`."""
 
     _backend_class = SessionBackend
+    named_row: NamedRow | None = None
+    """The row the session's data names, read with the session's own row (see `NamedRow`)."""
 
     @property
     def middleware(self) -> DefineMiddleware:

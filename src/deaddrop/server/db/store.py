@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from datetime import datetime, timedelta
-from typing import Self
+from typing import Any, Self, cast
 
 from litestar.stores.base import NamespacedStore
-from sqlalchemy import ColumnElement, delete, or_, select, update
+from sqlalchemy import ColumnElement, delete, inspect, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from deaddrop.server.db.base import utcnow
@@ -131,6 +131,17 @@ class DatabaseStore(NamespacedStore):
         """The live value under `key`, read through `db` (a request's own session)."""
         value: bytes | None = await db.scalar(select(KeyValue.value).where(*self._live(key)))
         return value
+
+    async def get_with_row(
+        self, db: AsyncSession, key: str, model: type[Any], row_id: Any
+    ) -> tuple[bytes | None, Any]:
+        """The live value under `key` and, in the same statement, the `model` row of primary
+        key `row_id` (None if there is none), loaded into `db`. The caller keeps the row while
+        it needs `db.get` to find it: a session holds its rows only weakly."""
+        (primary_key,) = inspect(model).primary_key
+        statement = select(KeyValue.value, model).outerjoin(model, primary_key == row_id)
+        found = (await db.execute(statement.where(*self._live(key)))).first()
+        return (None, None) if found is None else (cast(bytes, found[0]), found[1])
 
     async def delete(self, key: str) -> None:
         """Forget `key`; nothing happens if it is not there."""
