@@ -28,7 +28,8 @@ from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
 from deaddrop.server import favicon
 from deaddrop.server.accounts import routes as account_routes
-from deaddrop.server.accounts.auth import provide_me, provide_viewer
+from deaddrop.server.accounts.auth import USER_ID_KEY, provide_me, provide_viewer
+from deaddrop.server.accounts.models import User
 from deaddrop.server.accounts.throttle import LoginThrottle
 from deaddrop.server.api import routes as api_routes
 from deaddrop.server.cards import routes as cards_routes
@@ -51,7 +52,7 @@ from deaddrop.server.overload import Gate, Limits, shed_load
 from deaddrop.server.pages import routes as page_routes
 from deaddrop.server.render import jinja_environment
 from deaddrop.server.security_headers import add_security_headers
-from deaddrop.server.sessions import SessionConfig
+from deaddrop.server.sessions import NamedRow, SessionConfig
 from deaddrop.server.settings import Settings
 from deaddrop.server.station.chat import routes as station_chat
 from deaddrop.server.station.host import routes as station_host
@@ -196,6 +197,8 @@ def _login_throttle(settings: Settings, store: Store) -> LoginThrottle:
 def _sessions(settings: Settings) -> SessionConfig:
     """Server-side sessions in the `sessions` store, behind a cookie."""
     return SessionConfig(
+        # The signed-in account comes in the session row's own statement (sessions.py).
+        named_row=NamedRow(User, USER_ID_KEY),
         store="sessions",
         key="deaddrop_session",
         max_age=SESSION_MAX_AGE,

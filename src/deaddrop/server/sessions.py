@@ -14,18 +14,26 @@ from typing import Any, cast
 
 from litestar.connection import ASGIConnection
 from litestar.datastructures import Cookie, MutableScopeHeaders
+from litestar.middleware import DefineMiddleware
+from litestar.middleware.session.base import SessionMiddleware as LitestarSessionMiddleware
 from litestar.middleware.session.server_side import (
     ServerSideSessionBackend,
     ServerSideSessionConfig,
 )
-from litestar.types import Empty, Message, ScopeSession
+from litestar.stores.base import Store
+from litestar.types import Empty, HTTPScope, Message, Receive, Scope, ScopeSession, Send
 from litestar.utils.dataclass import extract_dataclass_items
+
+from deaddrop.server.db.request_session import close_request_session, request_session
+from deaddrop.server.db.store import DatabaseStore
+from deaddrop.server.overload import is_stream
 
 ROTATE_KEY = "_rotate"
 """Set by log-in: the next response moves the session to a fresh ID (no session fixation)."""
 DAY_KEY = "_day"
 """The UTC date the session was last written; a new day rewrites it and renews the expiry."""
 _RAW_KEY = "deaddrop.session_raw"
+_ROW_KEY = "deaddrop.session_named_row"
 
 
 def request_rotation(session: dict[str, Any]) -> None:
@@ -33,8 +41,33 @@ def request_rotation(session: dict[str, Any]) -> None:
     session[ROTATE_KEY] = True
 
 
+REMEMBERED_SESSIONS = 100_000
+"""Session IDs whose named row this process remembers at most (then it starts afresh)."""
+
+
+@dataclass(frozen=True)
+class NamedRow:
+    """The row a session's data names by id (the signed-in account): read in the same
+    statement as the session's own row, into the request's database session, where the
+    handler then finds it without a statement of its own."""
+
+    model: type[Any]
+    """The mapped class of the row."""
+    key: str
+    """The session data's key holding the row's id."""
+
+
 class SessionBackend(ServerSideSessionBackend):
     """Store sessions through the app's `sessions` store, economically and safely."""
+
+    def __init__(self, config: ServerSideSessionConfig) -> None:
+        super().__init__(config)
+        self.named_row: NamedRow | None = getattr(config, "named_row", None)
+        # A session ID names one row for its whole life (log-in and log-out move the session
+        # to a fresh ID), so which row a known ID names can be remembered; the session's row
+        # and the named row are still read afresh on every request, so a log-out elsewhere, an
+        # expiry or a password change takes effect at once.
+        self.names: dict[str, int] = {}
 
     async def load_from_connection(
         self, connection: ASGIConnection[Any, Any, Any, Any]
@@ -44,11 +77,31 @@ class SessionBackend(ServerSideSessionBackend):
         if not session_id:
             return {}
         store = self.config.get_store_from_app(connection.scope["app"])
-        raw = await self.get(session_id, store=store)
+        raw = await self._read(session_id, store, connection.scope)
         if raw is None:
             return {}
         cast(dict[str, Any], connection.scope)[_RAW_KEY] = raw
-        return self.deserialize_data(raw)
+        data = self.deserialize_data(raw)
+        named = data.get(self.named_row.key) if self.named_row else None
+        if isinstance(named, int) and self.names.get(session_id) != named:
+            if len(self.names) >= REMEMBERED_SESSIONS:
+                self.names.clear()
+            self.names[session_id] = named
+        return data
+
+    async def _read(self, session_id: str, store: Store, scope: Scope) -> bytes | None:
+        """The stored session, through the request's own database session where it can be,
+        with the row it names when that is known."""
+        if not isinstance(store, DatabaseStore) or is_stream(cast(HTTPScope, scope)):
+            # A live stream lasts as long as its page: it must not hold a connection so long.
+            return await self.get(session_id, store=store)
+        db = request_session(scope, store.sessionmaker)
+        named = self.names.get(session_id)
+        if self.named_row is None or named is None:
+            return await store.get_in(db, session_id)
+        raw, row = await store.get_with_row(db, session_id, self.named_row.model, named)
+        cast(dict[str, Any], scope)[_ROW_KEY] = row  # held for the request's handler
+        return raw
 
     async def store_in_message(
         self,
@@ -92,8 +145,26 @@ class SessionBackend(ServerSideSessionBackend):
         return Cookie(value=value, key=self.config.key, **params, **extra).to_header(header="")
 
 
+class SessionMiddleware(LitestarSessionMiddleware[SessionBackend]):
+    """Litestar's session middleware, closing the request's database session at the end."""
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """Serve the request; then close the database session its handler did not close."""
+        try:
+            await super().__call__(scope, receive, send)
+        finally:
+            await close_request_session(scope)
+
+
 @dataclass
 class SessionConfig(ServerSideSessionConfig):
     """Server-side session configuration using `SessionBackend`."""
 
     _backend_class = SessionBackend
+    named_row: NamedRow | None = None
+    """The row the session's data names, read with the session's own row (see `NamedRow`)."""
+
+    @property
+    def middleware(self) -> DefineMiddleware:
+        """The session middleware of this configuration."""
+        return DefineMiddleware(SessionMiddleware, backend=self._backend_class(config=self))

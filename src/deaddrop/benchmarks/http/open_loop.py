@@ -15,6 +15,50 @@ from deaddrop.benchmarks.http.wire import Address, Connection
 
 MAX_CONNECTIONS = 512
 """Connections open at once at most; a request waiting for one is already late, and counted."""
+IDLE_SECONDS = 2.0
+"""An idle connection is reused only this long: uvicorn closes one left idle for 5 s (its
+keep-alive timeout), and a request sent on it as it closes is lost on the way."""
+
+
+class IdlePool:
+    """The idle keep-alive connections to one server, the most recently used last."""
+
+    def __init__(self, address: Address) -> None:
+        self.address = address
+        self.connections: list[Connection] = []
+
+    def take(self) -> Connection:
+        """A connection the server still holds open, or a new one."""
+        if self.connections:
+            connection = self.connections.pop()
+            if monotonic() - connection.idle_since < IDLE_SECONDS:
+                if not connection.closed_by_server():
+                    return connection
+            else:  # the ones under it have been idle longer still: none is worth keeping
+                self.close_all()
+            connection.close()  # nothing was sent on it, so nothing was lost
+        return Connection(self.address)
+
+    def give_back(self, connection: Connection) -> None:
+        """Keep `connection` for a later request."""
+        self.connections.append(connection)
+
+    def close_all(self) -> None:
+        """Close every idle connection."""
+        for connection in self.connections:
+            connection.close()
+        self.connections.clear()
+
+
+def lost_on_reuse(error: BaseException, reused: bool) -> bool:
+    """Whether `error` is a reused keep-alive connection that the server had closed: no byte
+    of a reply came. The harness's matter (a browser sends such a request again), not the
+    server's failure."""
+    if not reused:
+        return False
+    if isinstance(error, asyncio.IncompleteReadError):
+        return not error.partial
+    return isinstance(error, (ConnectionResetError, BrokenPipeError))
 
 
 @dataclass(frozen=True)
@@ -32,6 +76,9 @@ class OpenLoop:
     outcomes: dict[str, int] = field(default_factory=dict)
     p50_ms: float = 0.0
     p99_ms: float = 0.0
+    closed_keep_alive: int = 0
+    """Requests lost on a keep-alive connection the server had closed (`lost_on_reuse`):
+    counted here, apart from `outcomes`, which are the server's answers and failures."""
 
     @property
     def done_rate(self) -> float:
@@ -45,23 +92,27 @@ async def open_loop(
     """Send `kinds` (one per request, in order) at `rate` per second for `seconds`."""
     total = max(1, int(rate * seconds))
     start = monotonic() + 0.1
-    idle: dict[Address, list[Connection]] = {address: [] for address in maker.addresses}
+    idle = {address: IdlePool(address) for address in maker.addresses}
     slots = asyncio.Semaphore(MAX_CONNECTIONS)
     outcomes: Counter[str] = Counter()
     latencies: list[float] = []
-    in_time = 0
+    in_time = lost = 0
 
     async def one(number: int, scheduled: float) -> None:
-        nonlocal in_time
+        nonlocal in_time, lost
         async with slots:
-            address = maker.address_of(number)
-            connection = idle[address].pop() if idle[address] else Connection(address)
+            pool = idle[maker.address_of(number)]
+            connection = pool.take()
+            reused = connection.replies > 0
             request = maker.make(kinds[number % len(kinds)], number)
             try:
                 outcomes[str((await connection.send(request)).status)] += 1
-                idle[address].append(connection)
+                pool.give_back(connection)
             except ERRORS as error:
-                outcomes[type(error).__name__] += 1
+                if lost_on_reuse(error, reused):
+                    lost += 1
+                else:
+                    outcomes[type(error).__name__] += 1
         answered = monotonic()
         latencies.append(answered - scheduled)
         in_time += answered <= start + seconds
@@ -76,9 +127,8 @@ async def open_loop(
     for task in late:
         task.cancel()
     await asyncio.gather(*tasks, return_exceptions=True)
-    for connections in idle.values():
-        for connection in connections:
-            connection.close()
+    for pool in idle.values():
+        pool.close_all()
     waited = [cut - (start + n / rate) for n, task in enumerate(tasks) if task in late]
     every = latencies + waited
     return OpenLoop(
@@ -90,4 +140,5 @@ async def open_loop(
         dict(outcomes),
         percentile(every, 0.5) * 1000,
         percentile(every, 0.99) * 1000,
+        lost,
     )

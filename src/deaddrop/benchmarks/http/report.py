@@ -109,7 +109,8 @@ def _outcomes(each: Iterable[dict[str, int]]) -> str:
 
 def _open_loop_table(results: Results) -> Table:
     table = Table(title="Open loop at fixed rates (latency from each request's scheduled time)")
-    for column in ("req/s", "Dead Drop p50 / p99 ms", "done/s", "unanswered", "replies"):
+    columns = ("req/s", "Dead Drop p50 / p99 ms", "done/s", "unanswered", "replies")
+    for column in (*columns, "closed keep-alive"):
         table.add_column(column, justify="right")
     table.add_column("bare hello p50 / p99 ms", justify="right")
     dead, bare = results.open_loop.get("deaddrop", []), results.open_loop.get("bare", [])
@@ -122,6 +123,8 @@ def _open_loop_table(results: Results) -> Table:
             f"{median([run.done_rate for run in mine]):,.1f}" if mine else "-",
             str(sum(run.unanswered for run in mine)),
             _outcomes(run.outcomes for run in mine),
+            # The harness's, apart from the server's replies and failures (open_loop.py).
+            str(sum(run.closed_keep_alive for run in mine)),
             _p50_p99(theirs),
         )
     return table

@@ -162,7 +162,10 @@ def _open_loop(
                 open_loop(maker, kinds, rate=rate, seconds=plan.open_seconds, grace=plan.open_grace)
             )
             results.open_loop.setdefault(target, []).append(run)
-            say(f"  open loop {target} at {rate:g}/s: p99 {run.p99_ms:,.1f} ms {run.outcomes}")
+            lost = f", {run.closed_keep_alive} on closed keep-alive connections"
+            say(
+                f"  open loop {target} at {rate:g}/s: p99 {run.p99_ms:,.1f} ms {run.outcomes}{lost}"
+            )
 
 
 def _live(

@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import json
 from dataclasses import dataclass
+from time import monotonic
 from typing import Any
 
 
@@ -67,6 +68,16 @@ class Connection:
         self.keep_body = keep_body
         self.reader: asyncio.StreamReader | None = None
         self.writer: asyncio.StreamWriter | None = None
+        self.replies = 0
+        """Replies read on the current socket: above 0, the next request reuses it."""
+        self.idle_since = monotonic()
+        """When the last reply was read (or the connection made)."""
+
+    def closed_by_server(self) -> bool:
+        """Whether the server has already closed the open socket (its end seen by our loop)."""
+        if self.reader is None or self.writer is None:
+            return False
+        return self.reader.at_eof() or self.writer.is_closing()
 
     async def open(self) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
         """The open streams, connecting first if needed."""
@@ -86,6 +97,8 @@ class Connection:
         except BaseException:
             self.close()
             raise
+        self.replies += 1
+        self.idle_since = monotonic()
         if headers.get("connection", "").lower() == "close":
             self.close()
         return Reply(status, body[0], body[1])
@@ -95,6 +108,7 @@ class Connection:
         if self.writer is not None:
             self.writer.close()
         self.reader = self.writer = None
+        self.replies = 0
 
 
 async def read_head(reader: asyncio.StreamReader) -> tuple[int, dict[str, str]]:

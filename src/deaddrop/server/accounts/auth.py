@@ -18,7 +18,9 @@ Viewer = NamedDependency[User | None]
 Me = NamedDependency[User]
 """Annotation of a handler parameter `me`: the logged-in account; guests must log in first."""
 
-_USER_ID = "uid"
+USER_ID_KEY = "uid"
+"""The session data's key holding the signed-in account's id."""
+_USER_ID = USER_ID_KEY
 _EPOCH = "epoch"
 
 

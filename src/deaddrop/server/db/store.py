@@ -3,15 +3,36 @@
 from __future__ import annotations
 
 from datetime import datetime, timedelta
-from typing import Self
+from typing import Any, Self, cast
 
 from litestar.stores.base import NamespacedStore
-from sqlalchemy import ColumnElement, delete, or_, select, update
+from sqlalchemy import ColumnElement, Select, bindparam, delete, inspect, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from deaddrop.server.db.base import utcnow
 from deaddrop.server.db.kv import KeyValue
 from deaddrop.server.db.upsert import insert_for
+
+_LIVE = (
+    KeyValue.namespace == bindparam("namespace"),
+    KeyValue.key == bindparam("key"),
+    or_(KeyValue.expires_at.is_(None), KeyValue.expires_at > bindparam("now")),
+)
+_VALUE = select(KeyValue.value).where(*_LIVE)
+"""A live value (every page reads the session's): built once, not per request."""
+
+
+_WITH_ROW: dict[type[Any], Select[Any]] = {}
+
+
+def _value_with_row(model: type[Any]) -> Select[Any]:
+    """A live value and a `model` row by primary key (`row_id`) in one statement, built once."""
+    statement = _WITH_ROW.get(model)
+    if statement is None:
+        (primary_key,) = inspect(model).primary_key
+        joined = select(KeyValue.value, model).outerjoin(model, primary_key == bindparam("row_id"))
+        statement = _WITH_ROW[model] = joined.where(*_LIVE)
+    return statement
 
 
 class DatabaseStore(NamespacedStore):
@@ -113,6 +134,9 @@ class DatabaseStore(NamespacedStore):
 
     async def get(self, key: str, renew_for: int | timedelta | None = None) -> bytes | None:
         """The live value under `key`, optionally pushing its expiry `renew_for` into the future."""
+        if renew_for is None:
+            async with self.sessionmaker() as db:
+                return await self.get_in(db, key)
         async with self.sessionmaker() as db:
             entry = await db.scalar(
                 select(KeyValue).where(*self._live(key)),
@@ -123,6 +147,21 @@ class DatabaseStore(NamespacedStore):
                 entry.expires_at = _expiry(renew_for)
                 await db.commit()
             return entry.value
+
+    async def get_in(self, db: AsyncSession, key: str) -> bytes | None:
+        """The live value under `key`, read through `db` (a request's own session)."""
+        value: bytes | None = await db.scalar(_VALUE, self._live_values(key))
+        return value
+
+    async def get_with_row(
+        self, db: AsyncSession, key: str, model: type[Any], row_id: Any
+    ) -> tuple[bytes | None, Any]:
+        """The live value under `key` and, in the same statement, the `model` row of primary
+        key `row_id` (None if there is none), loaded into `db`. The caller keeps the row while
+        it needs `db.get` to find it: a session holds its rows only weakly."""
+        values = {**self._live_values(key), "row_id": row_id}
+        found = (await db.execute(_value_with_row(model), values)).first()
+        return (None, None) if found is None else (cast(bytes, found[0]), found[1])
 
     async def delete(self, key: str) -> None:
         """Forget `key`; nothing happens if it is not there."""
@@ -169,6 +208,9 @@ class DatabaseStore(NamespacedStore):
             )
             await db.commit()
         return int(getattr(result, "rowcount", 0) or 0)
+
+    def _live_values(self, key: str) -> dict[str, Any]:
+        return {"namespace": self.namespace, "key": key, "now": utcnow()}
 
     def _live(self, key: str) -> tuple[ColumnElement[bool], ...]:
         return (

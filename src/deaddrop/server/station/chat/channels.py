@@ -13,7 +13,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from markupsafe import Markup, escape
-from sqlalchemy import func, select
+from sqlalchemy import bindparam, func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from deaddrop.engine.core.errors import IllegalAction
@@ -97,19 +97,22 @@ async def do_post(
     raise Stale("Many messages arrived at once and this one could not get through; send it again.")
 
 
+_RECENT_POSTS = select(func.count(StationMessage.id)).where(
+    StationMessage.game_id == bindparam("game"),
+    StationMessage.seat == bindparam("seat"),
+    StationMessage.created_at > bindparam("since"),
+)
+"""One seat's posts since a moment (every post counts them): built once, not per post."""
+
+
 class RateLimited(Refused):
     """A post refused only for coming too fast (a bot's is retried later, not dropped)."""
 
 
 async def _check_rate(db: AsyncSession, game_id: int, seat: int, now: datetime) -> None:
     """Refuse a post beyond the per-player rate, saying how long to wait."""
-    recent = await db.scalar(
-        select(func.count(StationMessage.id)).where(
-            StationMessage.game_id == game_id,
-            StationMessage.seat == seat,
-            StationMessage.created_at > now - RATE_WINDOW,
-        )
-    )
+    values = {"game": game_id, "seat": seat, "since": now - RATE_WINDOW}
+    recent = await db.scalar(_RECENT_POSTS, values)
     if (recent or 0) >= RATE_COUNT:
         seconds = int(RATE_WINDOW.total_seconds())
         raise RateLimited(

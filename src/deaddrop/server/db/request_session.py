@@ -1,0 +1,33 @@
+"""One database session per request, shared by the session cookie's lookup and the handler.
+
+A page reads the signed-in person's session row before its handler runs. Reading it through
+the session the handler then gets as `db` saves a second session and a second connection
+checkout (and, on SQLite, the reset of a second connection on its return) per request. The
+handler's dependency closes it when the handler is done, as before; the session middleware
+closes it after the response for a handler that never asked for `db`.
+"""
+
+from __future__ import annotations
+
+from typing import Any, cast
+
+from litestar.types import Scope
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+_SCOPE_KEY = "deaddrop.db_session"
+
+
+def request_session(scope: Scope, sessionmaker: async_sessionmaker[AsyncSession]) -> AsyncSession:
+    """This request's database session, opened on first use."""
+    shared = cast(dict[str, Any], scope)
+    session = shared.get(_SCOPE_KEY)
+    if session is None:
+        session = shared[_SCOPE_KEY] = sessionmaker()
+    return cast(AsyncSession, session)
+
+
+async def close_request_session(scope: Scope) -> None:
+    """Close this request's session if one was opened: what it did not commit is rolled back."""
+    session = cast(dict[str, Any], scope).pop(_SCOPE_KEY, None)
+    if session is not None:
+        await session.close()

@@ -1,0 +1,104 @@
+"""One database session a request: the session cookie's row and the handler's reads go
+through one connection, which is back in the pool when the answer is out. SQLite and
+PostgreSQL."""
+
+from __future__ import annotations
+
+import asyncio
+from collections import Counter
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from litestar import Litestar
+from litestar.testing import TestClient
+from sqlalchemy import event
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+from tests.server.station.tabs_fixtures import (  # noqa: F401 (fixtures)
+    Table,
+    six_players,
+    started_table,
+)
+from tests.server.visitor import Visitor
+
+
+def _in_a_request() -> bool:
+    """Whether the running task serves a test client's request (not a background job)."""
+    task = asyncio.current_task()
+    return task is not None and task.get_name().startswith("anyio.")
+
+
+@contextmanager
+def counted(engine: AsyncEngine) -> Iterator[Counter[str]]:
+    """Connection checkouts and checkins by requests, and SQL statements, on `engine`."""
+    counts: Counter[str] = Counter()
+
+    def checkout(*_args: Any) -> None:
+        counts["checkouts"] += _in_a_request()
+
+    def checkin(*_args: Any) -> None:
+        counts["checkins"] += _in_a_request()
+
+    def statement(*_args: Any) -> None:
+        counts["statements"] += _in_a_request()
+
+    pool = engine.sync_engine.pool
+    event.listen(pool, "checkout", checkout)
+    event.listen(pool, "checkin", checkin)
+    event.listen(engine.sync_engine, "before_cursor_execute", statement)
+    try:
+        yield counts
+    finally:
+        event.remove(pool, "checkout", checkout)
+        event.remove(pool, "checkin", checkin)
+        event.remove(engine.sync_engine, "before_cursor_execute", statement)
+
+
+def test_a_floor_page_takes_one_connection(server: TestClient[Litestar], table: Table) -> None:
+    alice = table.players[0]
+    floor = f"/games/{table.game_id}/floor"
+    assert alice.get(floor).status_code == 200  # the first look writes; the second only reads
+    with counted(server.app.state.engine) as counts:
+        page = alice.get(floor)
+    assert page.status_code == 200
+    assert "Alice" in page.text
+    assert counts["checkouts"] == 1
+    assert counts["statements"] <= 4  # the session row and its account come in one
+    assert counts["checkins"] == 1
+
+
+def test_a_request_refused_before_its_handler_gives_its_connection_back(
+    server: TestClient[Litestar], alice: Visitor
+) -> None:
+    # No CSRF token: refused before the handler (and its `db`) ever runs.
+    with counted(server.app.state.engine) as counts:
+        assert alice.http.post("/logout", data={}).status_code == 403
+    assert counts["checkouts"] == counts["checkins"] <= 1
+    assert alice.is_logged_in()
+
+
+def test_a_session_ended_elsewhere_ends_at_once(
+    alice: Visitor, new_visitor: Callable[[], Visitor]
+) -> None:
+    # The same session cookie in a second browser: a log-out in one ends it in both.
+    twin = new_visitor()
+    twin.http.cookies.update(alice.http.cookies)
+    assert twin.is_logged_in()
+    alice.log_out()
+    assert not twin.is_logged_in()
+
+
+def test_a_password_changed_elsewhere_ends_a_known_session_at_once(
+    alice: Visitor, new_visitor: Callable[[], Visitor]
+) -> None:
+    # The process knows which account this session names (its row comes with the session's);
+    # a password change made in another browser still ends it at the next request.
+    twin = new_visitor()
+    assert twin.log_in("alice", alice.password).status_code == 200
+    assert twin.is_logged_in() and twin.is_logged_in()
+    fields = {"old_password": alice.password, "new_password": "a brand new passphrase"}
+    fields["new_password_again"] = fields["new_password"]
+    assert "Password changed." in alice.submit("/account/password", fields).text
+    assert alice.is_logged_in()  # the changing browser's session moved on with it
+    assert not twin.is_logged_in()
