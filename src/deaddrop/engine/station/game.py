@@ -178,7 +178,8 @@ def save_day(
             ):
                 _check_whisper(state, sender, recipient, text, count)
             sent[sender] = count + 1
-            sent_whispers.append(_new_whisper(day, sender, recipient, text))
+            whisper = None if text else _TEXTLESS.get((day, sender, recipient))
+            sent_whispers.append(whisper or _new_whisper_record(day, sender, recipient, text))
             index += 1
     except IllegalAction as error:
         raise BatchRefused(index, error) from None
@@ -186,6 +187,19 @@ def save_day(
 
 
 _new_whisper = builder(Whisper)
+
+_TEXTLESS: dict[tuple[int, int, int], Whisper] = {}
+"""Each text-less whisper (day, sender, recipient) made so far, made once: a record is
+immutable, so one is as good as an equal new one (as `ABILITY_ON`), and every whisper of a
+scenario has no text. At most 10 days by 10 by 10 seats (S6, S1)."""
+
+
+def _new_whisper_record(day: int, sender: int, recipient: int, text: str) -> Whisper:
+    """A new whisper record, kept in `_TEXTLESS` when it has no text."""
+    whisper = _new_whisper(day, sender, recipient, text)
+    if not text:
+        _TEXTLESS[day, sender, recipient] = whisper
+    return whisper
 
 
 def _sent_today(state: State) -> dict[int, int]:

@@ -13,7 +13,22 @@ from deaddrop.engine.station.rumors import draw_rumor
 from deaddrop.engine.station.state import ABSTAIN, Death, PouchRecord, Result, Rumor, State
 from deaddrop.engine.station.victory import check_victory, next_order_holder
 
-_new_result = builder(Result)
+_build_result = builder(Result)
+_RESULTS: dict[tuple[str, int, object], Result] = {}
+"""Each result made so far, made once (as `state.ABILITY_ON`): a record is immutable, so one
+is as good as an equal new one. Bounded: six kinds, ten targets, and values from a few
+readings, counts or seats (at most every set of visitors a Watcher can see)."""
+
+
+def _new_result(kind: str, target: int, value: str | int | tuple[int, ...] | None) -> Result:
+    """The result of this kind on this target with this value."""
+    key = (kind, target, value)
+    result = _RESULTS.get(key)
+    if result is None:
+        result = _RESULTS[key] = _build_result(kind, target, value)
+    return result
+
+
 _new_death = builder(Death)
 _new_record = builder(PouchRecord)
 _new_state = builder(State)
@@ -39,16 +54,19 @@ def distract(res: Resolution) -> None:
             # S15: a distracted Interrogator's Operation is cancelled too (so it is no visit,
             # S13), but its detention already resolved at step 2 and stands.
             res.cancelled.add(target)
+    res.settle()  # no step after this one cancels anything
 
 
 def frame(res: Resolution) -> None:
     """Step 4: the Forger's target reads COMPROMISED to an Analyst this Pouch (S16)."""
-    res.framed.update([target for _, target in res.acting(R.FORGER)])
+    for _, target in res.resolving.get(R.FORGER, ()):
+        res.framed.add(target)
 
 
 def shelter(res: Resolution) -> None:
     """Step 5: the Keeper's target is protected from liquidation (S17)."""
-    res.sheltered.update([target for _, target in res.acting(R.SAFEHOUSE_KEEPER)])
+    for _, target in res.resolving.get(R.SAFEHOUSE_KEEPER, ()):
+        res.sheltered.add(target)
 
 
 def liquidate(res: Resolution) -> None:
@@ -62,7 +80,7 @@ def liquidate(res: Resolution) -> None:
         res.notes.extend(
             [
                 (keeper, _new_result("safehouse_needed", target, None))
-                for keeper, sheltered in res.acting(R.SAFEHOUSE_KEEPER)
+                for keeper, sheltered in res.resolving[R.SAFEHOUSE_KEEPER]
                 if sheltered == target
             ]
         )
@@ -75,14 +93,12 @@ def inform(res: Resolution) -> None:
     # One pass over the kinds that acted, not a lookup per information role: most Pouches
     # have few of them. S19: a cancelled Operation produces nothing at all. A seat acts once,
     # so each seat has one reading at most and their order here does not matter.
-    readings, cancelled = res.readings, res.cancelled
+    readings = res.readings
     visits: list[int | None] | None = None
-    for kind, pairs in res.by_kind.items():
+    for kind, pairs in res.resolving.items():
         if kind not in _INFORMATION:
             continue
         for seat, target in pairs:
-            if seat in cancelled:
-                continue
             value: object
             if kind == R.ANALYST:
                 value = _reading(res, target)
@@ -106,17 +122,19 @@ def _visitors(
 ) -> tuple[int, ...]:
     """S19: everyone whose visit reached the target, the Watcher left out, by codename."""
     visitors = [v for v, dest in enumerate(visits) if dest == target and v != watcher]
-    codenames = [seat.codename for seat in res.state.seats]
-    return tuple(sorted(visitors, key=codenames.__getitem__))
+    if len(visitors) < 2:
+        return tuple(visitors)
+    seats = res.state.seats
+    return tuple(sorted(visitors, key=lambda visitor: seats[visitor].codename))
 
 
 def _visits(res: Resolution) -> list[int | None]:
     """Per seat, whom its Operation visited, if it resolved (S13: a cancelled one is none)."""
-    cancelled = res.cancelled
-    return [
-        None if kind is None or seat in cancelled else target
-        for seat, (kind, target) in enumerate(zip(res.kinds, res.targets, strict=True))
-    ]
+    visits: list[int | None] = [None] * len(res.kinds)
+    for pairs in res.resolving.values():
+        for seat, target in pairs:
+            visits[seat] = target
+    return visits
 
 
 def _reading(res: Resolution, target: int) -> str:
@@ -131,7 +149,7 @@ def _reading(res: Resolution, target: int) -> str:
 
 def spread_rumor(res: Resolution) -> None:
     """Step 8: a Defector rumor that resolved adds a flavour line to the Cable (S27)."""
-    for _, target in res.acting(R.DEFECTOR):
+    for _, target in res.resolving.get(R.DEFECTOR, ()):
         text, res.rng = draw_rumor(res.rng, res.state.seats[target].codename)
         res.rumor = Rumor(target, text)
         return
@@ -151,9 +169,9 @@ def tribunal(res: Resolution) -> None:
     res.threshold = threshold = tribunal_threshold(len(res.living))
     if counts:
         top = max(counts.values())
-        leaders = [seat for seat, n in counts.items() if n == top]
-        if len(leaders) == 1 and top >= threshold:
-            res.recalled = leaders[0]
+        # S21: a unique leader with at least the threshold; a tie at the top recalls nobody.
+        if top >= threshold and list(counts.values()).count(top) == 1:
+            res.recalled = max(counts, key=counts.__getitem__)
     res.tally, res.abstain = tuple(sorted(counts.items())), abstain
 
 
@@ -170,7 +188,8 @@ def apply_deaths(res: Resolution) -> None:
     state = res.state
     alive = list(res.alive)
     deaths = []
-    for seat in sorted({who for who in (recalled, liquidated) if who is not None}):
+    burned = [who for who in (recalled, liquidated) if who is not None]
+    for seat in sorted(set(burned)) if len(burned) > 1 else burned:
         causes = ("recalled",) * (seat == recalled) + ("liquidated",) * (seat == liquidated)
         deaths.append(_new_death(seat, state.day, causes, state.final_cables[seat]))
         alive[seat] = False
@@ -215,8 +234,8 @@ def private_results(
     res: Resolution, interrogation: tuple[int, int] | None
 ) -> tuple[tuple[int, tuple[Result, ...]], ...]:
     """Per seat: interrogation, then safehouse_needed, then the role result (S14, S18, S19)."""
-    if interrogation is None and not res.notes and not res.readings:
-        return ()
+    if interrogation is None and not res.notes:  # the usual Pouch: one reading a seat at most
+        return tuple(sorted([(seat, (result,)) for seat, result in res.readings]))
     by_seat: dict[int, list[Result]] = {}
     if interrogation is not None:
         interrogator, detainee = interrogation

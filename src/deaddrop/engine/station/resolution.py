@@ -37,6 +37,7 @@ class Resolution:
         "notes",
         "readings",
         "recalled",
+        "resolving",
         "rng",
         "rumor",
         "sheltered",
@@ -47,7 +48,13 @@ class Resolution:
         "winner",
     )
 
-    def __init__(self, state: State, kinds: list[str | None], targets: list[int]) -> None:
+    def __init__(
+        self,
+        state: State,
+        kinds: list[str | None],
+        targets: list[int],
+        by_kind: dict[str, list[tuple[int, int]]],
+    ) -> None:
         self.state = state
         """The day being resolved, as it stood at the deadline."""
         self.kinds = kinds
@@ -55,12 +62,10 @@ class Resolution:
         LIQUIDATION, after S7 and S12); None for no Operation."""
         self.targets = targets
         """Per seat, the target of that Operation (-1 for none)."""
-        by_kind: dict[str, list[tuple[int, int]]] = {}
-        for seat, kind in enumerate(kinds):
-            if kind is not None:
-                by_kind.setdefault(kind, []).append((seat, targets[seat]))
         self.by_kind = by_kind
         """(seat, target) of every Operation of each kind, in join order."""
+        self.resolving: dict[str, list[tuple[int, int]]] = by_kind
+        """`by_kind` without the cancelled Operations: set by `settle` once step 3 is done."""
         self.liquidation: Order | None = None
         """The locked Ring order (S12)."""
         self.cancelled: set[int] = set()
@@ -108,27 +113,49 @@ class Resolution:
             return [pair for pair in pairs if pair[0] not in cancelled]
         return pairs
 
+    def settle(self) -> None:
+        """Fix `resolving` once the cancellations are done: steps 2 and 3 are the only ones
+        that cancel (S20), so each later step reads what resolves without filtering again."""
+        cancelled = self.cancelled
+        if cancelled:  # most Pouches cancel nothing: `resolving` stays `by_kind` as locked
+            self.resolving = {
+                kind: [pair for pair in pairs if pair[0] not in cancelled]
+                for kind, pairs in self.by_kind.items()
+            }
+
 
 def lock(state: State) -> Resolution:
     """Step 1: the last saved Operations count (S7); the order becomes the performer's (S12)."""
     seats, alive = state.seats, state.alive
     kinds: list[str | None] = [None] * len(seats)
     targets = [-1] * len(seats)
+    by_kind: dict[str, list[tuple[int, int]]] = {}  # filled in the same pass, in join order
     liquidation: Order | None = None
     for seat, operation in enumerate(state.operations):
         if operation is None or not alive[seat]:
             continue
-        if isinstance(operation, Order):
+        if type(operation) is Order:
             if seat == state.order_holder and _order_stands(state, operation):
                 liquidation = operation
             continue  # S12: the order itself is not a visit
-        if alive[operation.target]:  # S8, S40: a target removed since saving drops out
-            kinds[seat], targets[seat] = seats[seat].role, operation.target
+        target = operation.target
+        if alive[target]:  # S8, S40: a target removed since saving drops out
+            kinds[seat] = role = seats[seat].role
+            targets[seat] = target
+            pairs = by_kind.get(role)
+            if pairs is None:
+                by_kind[role] = [(seat, target)]
+            else:
+                pairs.append((seat, target))
     if liquidation is not None:
         # S12: the liquidation replaces whatever the performer had queued.
-        kinds[liquidation.performer] = LIQUIDATION
-        targets[liquidation.performer] = liquidation.target
-    res = Resolution(state, kinds, targets)
+        performer = liquidation.performer
+        queued = kinds[performer]
+        if queued is not None:
+            by_kind[queued].remove((performer, targets[performer]))
+        kinds[performer], targets[performer] = LIQUIDATION, liquidation.target
+        by_kind[LIQUIDATION] = [(performer, liquidation.target)]
+    res = Resolution(state, kinds, targets, by_kind)
     res.liquidation = liquidation
     return res
 
