@@ -206,32 +206,40 @@ class SeatNames:
 
 def _pouch_json(table: SeatNames, record: PouchRecord) -> JSON:
     """One Pouch in the adjudication format, with the table's names read beforehand."""
-    names = table.codenames
-    tally: JSON = {names[seat]: n for seat, n in record.tally}
-    tally["abstain"] = record.abstain
-    deaths = record.deaths
+    # Plain loops rather than comprehensions: each comprehension is a function made and
+    # called, and a Pouch's JSON is a few small ones.
+    names, factions = table.codenames, table.factions
+    tally = [(names[seat], n) for seat, n in record.tally]
+    tally.append(("abstain", record.abstain))
+    tally.sort()
+    deaths = []
+    for death in record.deaths:
+        seat = death.seat
+        deaths.append(
+            {"codename": names[seat], "causes": list(death.causes), "faction": factions[seat]}
+        )
     if len(deaths) > 1:
-        deaths = tuple(sorted(deaths, key=lambda d: names[d.seat]))
+        deaths.sort(key=_by_codename)
+    results = []
+    for seat, seat_results in record.results:
+        results.append((names[seat], [result_json(names, result) for result in seat_results]))
+    results.sort()  # by codename: codenames are distinct, so no two are compared further
     return {
         "day": record.day,
-        "tally": dict(sorted(tally.items())),
+        "tally": dict(tally),
         "recalled": None if record.recalled is None else names[record.recalled],
-        "deaths": [
-            {
-                "codename": names[d.seat],
-                "causes": list(d.causes),
-                "faction": table.factions[d.seat],
-            }
-            for d in deaths
-        ],
+        "deaths": deaths,
         "rumor": None if record.rumor is None else names[record.rumor.target],
-        "results": {
-            names[seat]: [result_json(names, r) for r in results]
-            for seat, results in sorted(record.results, key=lambda sr: names[sr[0]])
-        },
+        "results": dict(results),
         "defector_won": record.defector_won,
         "winner": record.winner,
     }
+
+
+def _by_codename(death: JSON) -> str:
+    """A death's sort key in the adjudication: its codename."""
+    codename: str = death["codename"]
+    return codename
 
 
 def run_scenario(scenario: Any, *, deadlines: list[State] | None = None) -> tuple[State, JSON]:
