@@ -59,13 +59,13 @@ def distract(res: Resolution) -> None:
 
 def frame(res: Resolution) -> None:
     """Step 4: the Forger's target reads COMPROMISED to an Analyst this Pouch (S16)."""
-    for _, target in res.resolving.get(R.FORGER, ()):
+    for _, target in res.by_kind.get(R.FORGER, ()):
         res.framed.add(target)
 
 
 def shelter(res: Resolution) -> None:
     """Step 5: the Keeper's target is protected from liquidation (S17)."""
-    for _, target in res.resolving.get(R.SAFEHOUSE_KEEPER, ()):
+    for _, target in res.by_kind.get(R.SAFEHOUSE_KEEPER, ()):
         res.sheltered.add(target)
 
 
@@ -80,7 +80,7 @@ def liquidate(res: Resolution) -> None:
         res.notes.extend(
             [
                 (keeper, _new_result("safehouse_needed", target, None))
-                for keeper, sheltered in res.resolving[R.SAFEHOUSE_KEEPER]
+                for keeper, sheltered in res.by_kind[R.SAFEHOUSE_KEEPER]
                 if sheltered == target
             ]
         )
@@ -95,7 +95,7 @@ def inform(res: Resolution) -> None:
     # so each seat has one reading at most and their order here does not matter.
     readings = res.readings
     visits: list[int | None] | None = None
-    for kind, pairs in res.resolving.items():
+    for kind, pairs in res.by_kind.items():
         if kind not in _INFORMATION:
             continue
         for seat, target in pairs:
@@ -131,7 +131,7 @@ def _visitors(
 def _visits(res: Resolution) -> list[int | None]:
     """Per seat, whom its Operation visited, if it resolved (S13: a cancelled one is none)."""
     visits: list[int | None] = [None] * len(res.kinds)
-    for pairs in res.resolving.values():
+    for pairs in res.by_kind.values():
         for seat, target in pairs:
             visits[seat] = target
     return visits
@@ -149,7 +149,7 @@ def _reading(res: Resolution, target: int) -> str:
 
 def spread_rumor(res: Resolution) -> None:
     """Step 8: a Defector rumor that resolved adds a flavour line to the Cable (S27)."""
-    for _, target in res.resolving.get(R.DEFECTOR, ()):
+    for _, target in res.by_kind.get(R.DEFECTOR, ()):
         text, res.rng = draw_rumor(res.rng, res.state.seats[target].codename)
         res.rumor = Rumor(target, text)
         return

@@ -37,7 +37,6 @@ class Resolution:
         "notes",
         "readings",
         "recalled",
-        "resolving",
         "rng",
         "rumor",
         "sheltered",
@@ -63,9 +62,8 @@ class Resolution:
         self.targets = targets
         """Per seat, the target of that Operation (-1 for none)."""
         self.by_kind = by_kind
-        """(seat, target) of every Operation of each kind, in join order."""
-        self.resolving: dict[str, list[tuple[int, int]]] = by_kind
-        """`by_kind` without the cancelled Operations: set by `settle` once step 3 is done."""
+        """(seat, target) of every Operation of each kind, in join order; from `settle` on,
+        of every one that was not cancelled."""
         self.liquidation: Order | None = None
         """The locked Ring order (S12)."""
         self.cancelled: set[int] = set()
@@ -114,14 +112,14 @@ class Resolution:
         return pairs
 
     def settle(self) -> None:
-        """Fix `resolving` once the cancellations are done: steps 2 and 3 are the only ones
-        that cancel (S20), so each later step reads what resolves without filtering again."""
-        cancelled = self.cancelled
-        if cancelled:  # most Pouches cancel nothing: `resolving` stays `by_kind` as locked
-            self.resolving = {
-                kind: [pair for pair in pairs if pair[0] not in cancelled]
-                for kind, pairs in self.by_kind.items()
-            }
+        """Take the cancelled Operations out of `by_kind`: steps 2 and 3 are the only ones that
+        cancel (S20), so each later step reads what resolves without filtering again."""
+        # A seat or two at most is cancelled: their pairs leave the lists as locked, in place.
+        by_kind, kinds, targets = self.by_kind, self.kinds, self.targets
+        for seat in self.cancelled:
+            kind = kinds[seat]
+            assert kind is not None  # only a seat with an Operation is ever cancelled
+            by_kind[kind].remove((seat, targets[seat]))
 
 
 def lock(state: State) -> Resolution:
