@@ -157,16 +157,15 @@ def spread_rumor(res: Resolution) -> None:
 
 def tribunal(res: Resolution) -> None:
     """Step 9: the unique leader with at least ceil(L/3) votes is recalled (S21)."""
-    votes, alive = res.state.votes, res.state.alive
+    votes, alive, living = res.state.votes, res.state.alive, res.living
     counts: dict[int, int] = {}
-    abstain = 0
-    for voter in res.living:
+    for voter in living:
         choice = votes[voter]
-        if choice is None or choice == ABSTAIN or not alive[choice]:
-            abstain += 1  # S7: no saved vote is Abstain; S21: Abstain never leads
-        else:
-            counts[choice] = counts.get(choice, 0) + 1
-    res.threshold = threshold = tribunal_threshold(len(res.living))
+        # S7: no saved vote is Abstain; S21: Abstain never leads.
+        if choice is not None and choice != ABSTAIN and alive[choice]:
+            counts[choice] = counts[choice] + 1 if choice in counts else 1
+    abstain = len(living) - sum(counts.values())
+    res.threshold = threshold = tribunal_threshold(len(living))
     if counts:
         top = max(counts.values())
         # S21: a unique leader with at least the threshold; a tie at the top recalls nobody.

@@ -10,6 +10,7 @@ from deaddrop.engine.station.cable import result_json
 from deaddrop.engine.station.codec import is_pairs
 from deaddrop.engine.station.game import BatchRefused, save_day
 from deaddrop.engine.station.pouch import advance
+from deaddrop.engine.station.roles import FACTION
 from deaddrop.engine.station.setup import setup_from_deal, start
 from deaddrop.engine.station.state import (
     ABILITY_ON,
@@ -190,6 +191,10 @@ def pouch_json(state: State, record: PouchRecord) -> JSON:
     return _pouch_json(SeatNames(state.seats), record)
 
 
+_FACTION_NAMES = {role: faction.value for role, faction in FACTION.items()}
+"""Each role's faction as the adjudication prints it."""
+
+
 class SeatNames:
     """Each seat's codename and faction as the adjudication prints them, read once a game.
 
@@ -201,7 +206,7 @@ class SeatNames:
 
     def __init__(self, seats: Sequence[Seat]) -> None:
         self.codenames = [seat.codename for seat in seats]
-        self.factions = [seat.faction.value for seat in seats]
+        self.factions = [_FACTION_NAMES[seat.role] for seat in seats]
 
 
 def _pouch_json(table: SeatNames, record: PouchRecord) -> JSON:
