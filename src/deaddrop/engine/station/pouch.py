@@ -30,6 +30,9 @@ def _new_result(kind: str, target: int, value: str | int | tuple[int, ...] | Non
 
 
 _new_death = builder(Death)
+_SILENT_DEATHS: dict[tuple[int, int, tuple[str, ...]], Death] = {}
+"""Each death without a Final Cable made so far, made once, as `_RESULTS`: ten seats, ten
+days, three sets of causes at most."""
 _new_record = builder(PouchRecord)
 _new_state = builder(State)
 
@@ -190,7 +193,14 @@ def apply_deaths(res: Resolution) -> None:
     burned = [who for who in (recalled, liquidated) if who is not None]
     for seat in sorted(set(burned)) if len(burned) > 1 else burned:
         causes = ("recalled",) * (seat == recalled) + ("liquidated",) * (seat == liquidated)
-        deaths.append(_new_death(seat, state.day, causes, state.final_cables[seat]))
+        cable = state.final_cables[seat]
+        key = (seat, state.day, causes)
+        death = None if cable else _SILENT_DEATHS.get(key)
+        if death is None:
+            death = _new_death(seat, state.day, causes, cable)
+            if not cable:
+                _SILENT_DEATHS[key] = death
+        deaths.append(death)
         alive[seat] = False
     res.deaths, res.alive = tuple(deaths), tuple(alive)
 
