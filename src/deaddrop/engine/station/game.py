@@ -12,6 +12,7 @@ from deaddrop.engine.station import actions as A
 from deaddrop.engine.station.cable import death_json, reveal_json, vote_json
 from deaddrop.engine.station.claims import check_post_claims
 from deaddrop.engine.station.pouch import resolve_pouch
+from deaddrop.engine.station.resolution import Saved
 from deaddrop.engine.station.roles import WHISPERS_PER_DAY, is_ring
 from deaddrop.engine.station.setup import Setup, start
 from deaddrop.engine.station.state import (
@@ -138,6 +139,23 @@ def save_day(
     The scenario's fast path: plain numbers, no action objects. BatchRefused's index counts
     the saves across the three, in this order.
     """
+    return with_saves(state, check_saves(state, operations, votes, whispers))
+
+
+def with_saves(state: State, saved: Saved) -> State:
+    """The state with the day's saves that `check_saves` gave."""
+    operations, votes, whispers = saved
+    return evolve(state, operations=operations, votes=votes, whispers=whispers)
+
+
+def check_saves(
+    state: State,
+    operations: Iterable[tuple[int, Operation | None]],
+    votes: Iterable[tuple[int, int]],
+    whispers: Iterable[tuple[int, int, str]],
+) -> Saved:
+    """`save_day`'s checks: the day's Operations, votes and whispers once saved, as the state
+    would hold them, without the state itself (`pouch.advance` takes them as they are)."""
     saved, cast, sent_whispers = list(state.operations), list(state.votes), list(state.whispers)
     index, sent = 0, _sent_today(state)
     try:
@@ -183,7 +201,7 @@ def save_day(
             index += 1
     except IllegalAction as error:
         raise BatchRefused(index, error) from None
-    return evolve(state, operations=tuple(saved), votes=tuple(cast), whispers=tuple(sent_whispers))
+    return tuple(saved), tuple(cast), tuple(sent_whispers)
 
 
 _new_whisper = builder(Whisper)

@@ -8,9 +8,16 @@ from deaddrop.engine.core.events import Event
 from deaddrop.engine.core.records import builder
 from deaddrop.engine.station import roles as R
 from deaddrop.engine.station.cable import pouch_events
-from deaddrop.engine.station.resolution import Resolution, lock
+from deaddrop.engine.station.resolution import Resolution, Saved, lock
 from deaddrop.engine.station.rumors import draw_rumor
-from deaddrop.engine.station.state import ABSTAIN, Death, PouchRecord, Result, Rumor, State
+from deaddrop.engine.station.state import (
+    ABSTAIN,
+    Death,
+    PouchRecord,
+    Result,
+    Rumor,
+    State,
+)
 from deaddrop.engine.station.victory import check_victory, next_order_holder
 
 _build_result = builder(Result)
@@ -106,9 +113,7 @@ def inform(res: Resolution) -> None:
             if kind == R.ANALYST:
                 value = _reading(res, target)
             elif kind == R.FIELD_AGENT:  # S19: whispers sent plus received that day
-                value = sum(
-                    [(w.sender == target) + (w.recipient == target) for w in res.state.whispers]
-                )
+                value = sum([(w.sender == target) + (w.recipient == target) for w in res.whispers])
             else:
                 visits = _visits(res) if visits is None else visits
                 # Shadow: whom the target visited (None: home); Watcher: who visited the target.
@@ -160,7 +165,7 @@ def spread_rumor(res: Resolution) -> None:
 
 def tribunal(res: Resolution) -> None:
     """Step 9: the unique leader with at least ceil(L/3) votes is recalled (S21)."""
-    votes, alive, living = res.state.votes, res.state.alive, res.living
+    votes, alive, living = res.votes, res.state.alive, res.living
     counts: dict[int, int] = {}
     for voter in living:
         choice = votes[voter]
@@ -231,9 +236,13 @@ def resolve_pouch(state: State) -> tuple[State, tuple[Event, ...]]:
     return new_state, pouch_events(new_state, new_state.history[-1])
 
 
-def advance(state: State) -> State:
-    """Steps 1–12 without building event payloads: the adjudicator's fast path."""
-    res = lock(state)
+def advance(state: State, saved: Saved | None = None) -> State:
+    """Steps 1–12 without building event payloads: the adjudicator's fast path.
+
+    `saved`: the day's saves when they are not in `state` yet (`game.check_saves`), so that
+    a scenario's day makes no State between its saves and its Pouch.
+    """
+    res = lock(state, saved)
     for step in STEPS:
         step(res)
     return publish(res)
@@ -275,14 +284,14 @@ def publish(res: Resolution) -> State:
     # By position, each field named beside it: binding 19 keywords costs more than the record.
     record = _new_record(
         state.day,  # day
-        state.operations,  # operations
+        res.operations,  # operations
         state.order_holder,  # order_holder
         res.liquidation,  # liquidation
         frozenset(res.cancelled),  # cancelled
         res.detained,  # detained
         interrogation,  # interrogation
         res.living,  # living
-        state.votes,  # votes
+        res.votes,  # votes
         res.tally,  # tally
         res.abstain,  # abstain
         res.threshold,  # threshold
@@ -290,7 +299,7 @@ def publish(res: Resolution) -> State:
         res.deaths,  # deaths
         res.rumor,  # rumor
         private_results(res, interrogation),  # results
-        state.whispers,  # whispers
+        res.whispers,  # whispers
         res.recalled is not None and state.seats[res.recalled].role == R.DEFECTOR,  # defector_won
         res.winner,  # winner
     )

@@ -7,7 +7,19 @@ from itertools import compress
 
 from deaddrop.engine.core.rng import Rng
 from deaddrop.engine.station.roles import RING_ROLES
-from deaddrop.engine.station.state import Death, Order, Result, Rumor, State
+from deaddrop.engine.station.state import (
+    Death,
+    Operation,
+    Order,
+    Result,
+    Rumor,
+    State,
+    Vote,
+    Whisper,
+)
+
+Saved = tuple[tuple[Operation | None, ...], tuple[Vote, ...], tuple[Whisper, ...]]
+"""A day's saved Operations, votes and whispers, as a State holds them."""
 
 LIQUIDATION = "liquidation"
 """The kind of the performer's Operation once the order is locked (S12)."""
@@ -35,6 +47,7 @@ class Resolution:
         "liquidation",
         "living",
         "notes",
+        "operations",
         "readings",
         "recalled",
         "rng",
@@ -44,18 +57,23 @@ class Resolution:
         "tally",
         "targets",
         "threshold",
+        "votes",
+        "whispers",
         "winner",
     )
 
     def __init__(
         self,
         state: State,
+        saved: Saved,
         kinds: list[str | None],
         targets: list[int],
         by_kind: dict[str, list[tuple[int, int]]],
     ) -> None:
         self.state = state
-        """The day being resolved, as it stood at the deadline."""
+        """The day being resolved, as it stood at the deadline (its saves may be apart)."""
+        self.operations, self.votes, self.whispers = saved
+        """The day's saved Operations, votes and whispers, at the deadline."""
         self.kinds = kinds
         """Per seat, the kind of Operation that resolves unless cancelled (a role or
         LIQUIDATION, after S7 and S12); None for no Operation."""
@@ -122,14 +140,19 @@ class Resolution:
             by_kind[kind].remove((seat, targets[seat]))
 
 
-def lock(state: State) -> Resolution:
-    """Step 1: the last saved Operations count (S7); the order becomes the performer's (S12)."""
+def lock(state: State, saved: Saved | None = None) -> Resolution:
+    """Step 1: the last saved Operations count (S7); the order becomes the performer's (S12).
+
+    `saved`: the day's saves when they are not in `state` yet (`game.check_saves`).
+    """
+    if saved is None:
+        saved = state.operations, state.votes, state.whispers
     seats, alive = state.seats, state.alive
     kinds: list[str | None] = [None] * len(seats)
     targets = [-1] * len(seats)
     by_kind: dict[str, list[tuple[int, int]]] = {}  # filled in the same pass, in join order
     liquidation: Order | None = None
-    for seat, operation in enumerate(state.operations):
+    for seat, operation in enumerate(saved[0]):
         if operation is None or not alive[seat]:
             continue
         if type(operation) is Order:
@@ -153,7 +176,7 @@ def lock(state: State) -> Resolution:
             by_kind[queued].remove((performer, targets[performer]))
         kinds[performer], targets[performer] = LIQUIDATION, liquidation.target
         by_kind[LIQUIDATION] = [(performer, liquidation.target)]
-    res = Resolution(state, kinds, targets, by_kind)
+    res = Resolution(state, saved, kinds, targets, by_kind)
     res.liquidation = liquidation
     return res
 

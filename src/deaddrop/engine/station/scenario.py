@@ -8,7 +8,7 @@ from typing import Any
 from deaddrop.engine.core.errors import IllegalAction
 from deaddrop.engine.station.cable import result_json
 from deaddrop.engine.station.codec import is_pairs
-from deaddrop.engine.station.game import BatchRefused, save_day
+from deaddrop.engine.station.game import BatchRefused, check_saves, with_saves
 from deaddrop.engine.station.pouch import advance
 from deaddrop.engine.station.roles import FACTION
 from deaddrop.engine.station.setup import setup_from_deal, start
@@ -264,13 +264,15 @@ def run_scenario(scenario: Any, *, deadlines: list[State] | None = None) -> tupl
             )
         operations, votes, whispers = parse_day(number, spec, seat_of)
         try:
-            state = save_day(state, operations, votes, whispers)
+            saved = check_saves(state, operations, votes, whispers)
         except BatchRefused as error:
             line = f"day {number}: {_actor(spec, error.index)}: {error.message} ({error.code})"
             raise ScenarioError(line, error.code) from None
         if deadlines is not None:
-            deadlines.append(state)
-        state = advance(state)  # the Pouch, without event payloads nobody reads here
+            deadlines.append(with_saves(state, saved))
+        # The Pouch, without event payloads nobody reads here, and without a State made for
+        # the saves alone: `advance` reads them as they are (the same as `save_day`'s state).
+        state = advance(state, saved)
     table = SeatNames(state.seats)  # once a game, not once a Pouch
     adjudication = {
         "days": [_pouch_json(table, record) for record in state.history],
