@@ -139,7 +139,7 @@ def save_day(
     The scenario's fast path: plain numbers, no action objects. BatchRefused's index counts
     the saves across the three, in this order.
     """
-    return with_saves(state, check_saves(state, operations, votes, whispers))
+    return with_saves(state, check_saves(state, (operations, votes, whispers)))
 
 
 def with_saves(state: State, saved: Saved) -> State:
@@ -148,14 +148,18 @@ def with_saves(state: State, saved: Saved) -> State:
     return evolve(state, operations=operations, votes=votes, whispers=whispers)
 
 
-def check_saves(
-    state: State,
-    operations: Iterable[tuple[int, Operation | None]],
-    votes: Iterable[tuple[int, int]],
-    whispers: Iterable[tuple[int, int, str]],
-) -> Saved:
+DayInput = tuple[
+    Iterable[tuple[int, Operation | None]],
+    Iterable[tuple[int, int]],
+    Iterable[tuple[int, int, str]],
+]
+"""What `save_day` takes after the state: operations, votes and whispers, in save order."""
+
+
+def check_saves(state: State, saves: DayInput) -> Saved:
     """`save_day`'s checks: the day's Operations, votes and whispers once saved, as the state
     would hold them, without the state itself (`pouch.advance` takes them as they are)."""
+    operations, votes, whispers = saves
     saved, cast, sent_whispers = list(state.operations), list(state.votes), list(state.whispers)
     index, sent = 0, _sent_today(state)
     try:

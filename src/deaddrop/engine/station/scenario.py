@@ -262,9 +262,8 @@ def run_scenario(scenario: Any, *, deadlines: list[State] | None = None) -> tupl
             raise ScenarioError(
                 f"day {number}: the game ended at Day {state.day}'s Pouch (S24)", "S24"
             )
-        operations, votes, whispers = parse_day(number, spec, seat_of)
         try:
-            saved = check_saves(state, operations, votes, whispers)
+            saved = check_saves(state, parse_day(number, spec, seat_of))
         except BatchRefused as error:
             line = f"day {number}: {_actor(spec, error.index)}: {error.message} ({error.code})"
             raise ScenarioError(line, error.code) from None
