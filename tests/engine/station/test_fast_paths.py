@@ -8,9 +8,16 @@ from deaddrop.bots.station.random_bot import random_game
 from deaddrop.engine.core.errors import IllegalAction
 from deaddrop.engine.station import actions as A
 from deaddrop.engine.station import apply, start
-from deaddrop.engine.station.game import BatchRefused, apply_day
+from deaddrop.engine.station.game import (
+    BatchRefused,
+    apply_day,
+    check_saves,
+    save_day,
+    with_saves,
+)
 from deaddrop.engine.station.pouch import advance, resolve_pouch
 from deaddrop.engine.station.setup import Setup
+from deaddrop.engine.station.state import ABILITY_ON, ABSTAIN, Whisper
 
 
 @pytest.mark.parametrize("players,seed", [(6, 1), (7, 2), (8, 3), (9, 4), (10, 5), (10, 6)])
@@ -42,3 +49,33 @@ def test_apply_day_names_the_refused_action() -> None:
     assert refused.value.index == 2
     assert refused.value.code == "S31"
     assert isinstance(refused.value, IllegalAction)
+
+
+@pytest.mark.parametrize("players,seed", [(6, 1), (8, 3), (10, 6)])
+def test_advance_reads_the_saves_apart(players: int, seed: int) -> None:
+    """The scenario's Pouch takes the day's saves as they are, with no State made for them:
+    the same next state as the Pouch of the state that holds them."""
+    names = tuple(f"p{i}" for i in range(players))
+    final, log = random_game(names, seed)
+    state = start(Setup(names, seed))
+    day: list[A.DayAction] = []
+    for action in log:
+        if isinstance(action, A.ResolvePouch):
+            saved = apply_day(state, day)
+            assert advance(state, (saved.operations, saved.votes, saved.whispers)) == advance(saved)
+            state, day = advance(saved), []
+        else:
+            assert not isinstance(action, A.EditFinalCable | A.RemovePlayer)
+            day.append(action)
+    assert state == final
+
+
+def test_check_saves_gives_what_save_day_saves() -> None:
+    state = start(Setup(tuple(f"p{i}" for i in range(6)), 9))
+    actors = [seat.index for seat in state.seats if seat.role != "ringleader"][:2]
+    operations = [(seat, ABILITY_ON[(seat + 1) % 6]) for seat in actors]
+    votes, whispers = [(1, 2), (3, ABSTAIN)], [(0, 1, ""), (0, 2, "hello"), (1, 0, "")]
+    saved = check_saves(state, (operations, votes, whispers))
+    assert with_saves(state, saved) == save_day(state, operations, votes, whispers)
+    again = check_saves(state, (operations, votes, whispers))  # shared records, equal to new ones
+    assert again[2] == saved[2] == tuple(Whisper(1, s, r, text) for s, r, text in whispers)

@@ -12,6 +12,7 @@ from deaddrop.engine.station import actions as A
 from deaddrop.engine.station.cable import death_json, reveal_json, vote_json
 from deaddrop.engine.station.claims import check_post_claims
 from deaddrop.engine.station.pouch import resolve_pouch
+from deaddrop.engine.station.resolution import Saved
 from deaddrop.engine.station.roles import WHISPERS_PER_DAY, is_ring
 from deaddrop.engine.station.setup import Setup, start
 from deaddrop.engine.station.state import (
@@ -138,6 +139,27 @@ def save_day(
     The scenario's fast path: plain numbers, no action objects. BatchRefused's index counts
     the saves across the three, in this order.
     """
+    return with_saves(state, check_saves(state, (operations, votes, whispers)))
+
+
+def with_saves(state: State, saved: Saved) -> State:
+    """The state with the day's saves that `check_saves` gave."""
+    operations, votes, whispers = saved
+    return evolve(state, operations=operations, votes=votes, whispers=whispers)
+
+
+DayInput = tuple[
+    Iterable[tuple[int, Operation | None]],
+    Iterable[tuple[int, int]],
+    Iterable[tuple[int, int, str]],
+]
+"""What `save_day` takes after the state: operations, votes and whispers, in save order."""
+
+
+def check_saves(state: State, saves: DayInput) -> Saved:
+    """`save_day`'s checks: the day's Operations, votes and whispers once saved, as the state
+    would hold them, without the state itself (`pouch.advance` takes them as they are)."""
+    operations, votes, whispers = saves
     saved, cast, sent_whispers = list(state.operations), list(state.votes), list(state.whispers)
     index, sent = 0, _sent_today(state)
     try:
@@ -178,14 +200,28 @@ def save_day(
             ):
                 _check_whisper(state, sender, recipient, text, count)
             sent[sender] = count + 1
-            sent_whispers.append(_new_whisper(day, sender, recipient, text))
+            whisper = None if text else _TEXTLESS.get((day, sender, recipient))
+            sent_whispers.append(whisper or _new_whisper_record(day, sender, recipient, text))
             index += 1
     except IllegalAction as error:
         raise BatchRefused(index, error) from None
-    return evolve(state, operations=tuple(saved), votes=tuple(cast), whispers=tuple(sent_whispers))
+    return tuple(saved), tuple(cast), tuple(sent_whispers)
 
 
 _new_whisper = builder(Whisper)
+
+_TEXTLESS: dict[tuple[int, int, int], Whisper] = {}
+"""Each text-less whisper (day, sender, recipient) made so far, made once: a record is
+immutable, so one is as good as an equal new one (as `ABILITY_ON`), and every whisper of a
+scenario has no text. At most 10 days by 10 by 10 seats (S6, S1)."""
+
+
+def _new_whisper_record(day: int, sender: int, recipient: int, text: str) -> Whisper:
+    """A new whisper record, kept in `_TEXTLESS` when it has no text."""
+    whisper = _new_whisper(day, sender, recipient, text)
+    if not text:
+        _TEXTLESS[day, sender, recipient] = whisper
+    return whisper
 
 
 def _sent_today(state: State) -> dict[int, int]:

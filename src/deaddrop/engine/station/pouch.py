@@ -8,13 +8,38 @@ from deaddrop.engine.core.events import Event
 from deaddrop.engine.core.records import builder
 from deaddrop.engine.station import roles as R
 from deaddrop.engine.station.cable import pouch_events
-from deaddrop.engine.station.resolution import Resolution, lock
+from deaddrop.engine.station.resolution import Resolution, Saved, lock
 from deaddrop.engine.station.rumors import draw_rumor
-from deaddrop.engine.station.state import ABSTAIN, Death, PouchRecord, Result, Rumor, State
+from deaddrop.engine.station.state import (
+    ABSTAIN,
+    Death,
+    PouchRecord,
+    Result,
+    Rumor,
+    State,
+)
 from deaddrop.engine.station.victory import check_victory, next_order_holder
 
-_new_result = builder(Result)
+_build_result = builder(Result)
+_RESULTS: dict[tuple[str, int, object], Result] = {}
+"""Each result made so far, made once (as `state.ABILITY_ON`): a record is immutable, so one
+is as good as an equal new one. Bounded: six kinds, ten targets, and values from a few
+readings, counts or seats (at most every set of visitors a Watcher can see)."""
+
+
+def _new_result(kind: str, target: int, value: str | int | tuple[int, ...] | None) -> Result:
+    """The result of this kind on this target with this value."""
+    key = (kind, target, value)
+    result = _RESULTS.get(key)
+    if result is None:
+        result = _RESULTS[key] = _build_result(kind, target, value)
+    return result
+
+
 _new_death = builder(Death)
+_SILENT_DEATHS: dict[tuple[int, int, tuple[str, ...]], Death] = {}
+"""Each death without a Final Cable made so far, made once, as `_RESULTS`: ten seats, ten
+days, three sets of causes at most."""
 _new_record = builder(PouchRecord)
 _new_state = builder(State)
 
@@ -39,16 +64,19 @@ def distract(res: Resolution) -> None:
             # S15: a distracted Interrogator's Operation is cancelled too (so it is no visit,
             # S13), but its detention already resolved at step 2 and stands.
             res.cancelled.add(target)
+    res.settle()  # no step after this one cancels anything
 
 
 def frame(res: Resolution) -> None:
     """Step 4: the Forger's target reads COMPROMISED to an Analyst this Pouch (S16)."""
-    res.framed.update([target for _, target in res.acting(R.FORGER)])
+    for _, target in res.by_kind.get(R.FORGER, ()):
+        res.framed.add(target)
 
 
 def shelter(res: Resolution) -> None:
     """Step 5: the Keeper's target is protected from liquidation (S17)."""
-    res.sheltered.update([target for _, target in res.acting(R.SAFEHOUSE_KEEPER)])
+    for _, target in res.by_kind.get(R.SAFEHOUSE_KEEPER, ()):
+        res.sheltered.add(target)
 
 
 def liquidate(res: Resolution) -> None:
@@ -62,7 +90,7 @@ def liquidate(res: Resolution) -> None:
         res.notes.extend(
             [
                 (keeper, _new_result("safehouse_needed", target, None))
-                for keeper, sheltered in res.acting(R.SAFEHOUSE_KEEPER)
+                for keeper, sheltered in res.by_kind[R.SAFEHOUSE_KEEPER]
                 if sheltered == target
             ]
         )
@@ -75,21 +103,17 @@ def inform(res: Resolution) -> None:
     # One pass over the kinds that acted, not a lookup per information role: most Pouches
     # have few of them. S19: a cancelled Operation produces nothing at all. A seat acts once,
     # so each seat has one reading at most and their order here does not matter.
-    readings, cancelled = res.readings, res.cancelled
+    readings = res.readings
     visits: list[int | None] | None = None
     for kind, pairs in res.by_kind.items():
         if kind not in _INFORMATION:
             continue
         for seat, target in pairs:
-            if seat in cancelled:
-                continue
             value: object
             if kind == R.ANALYST:
                 value = _reading(res, target)
             elif kind == R.FIELD_AGENT:  # S19: whispers sent plus received that day
-                value = sum(
-                    [(w.sender == target) + (w.recipient == target) for w in res.state.whispers]
-                )
+                value = sum([(w.sender == target) + (w.recipient == target) for w in res.whispers])
             else:
                 visits = _visits(res) if visits is None else visits
                 # Shadow: whom the target visited (None: home); Watcher: who visited the target.
@@ -106,17 +130,19 @@ def _visitors(
 ) -> tuple[int, ...]:
     """S19: everyone whose visit reached the target, the Watcher left out, by codename."""
     visitors = [v for v, dest in enumerate(visits) if dest == target and v != watcher]
-    codenames = [seat.codename for seat in res.state.seats]
-    return tuple(sorted(visitors, key=codenames.__getitem__))
+    if len(visitors) < 2:
+        return tuple(visitors)
+    seats = res.state.seats
+    return tuple(sorted(visitors, key=lambda visitor: seats[visitor].codename))
 
 
 def _visits(res: Resolution) -> list[int | None]:
     """Per seat, whom its Operation visited, if it resolved (S13: a cancelled one is none)."""
-    cancelled = res.cancelled
-    return [
-        None if kind is None or seat in cancelled else target
-        for seat, (kind, target) in enumerate(zip(res.kinds, res.targets, strict=True))
-    ]
+    visits: list[int | None] = [None] * len(res.kinds)
+    for pairs in res.by_kind.values():
+        for seat, target in pairs:
+            visits[seat] = target
+    return visits
 
 
 def _reading(res: Resolution, target: int) -> str:
@@ -131,7 +157,7 @@ def _reading(res: Resolution, target: int) -> str:
 
 def spread_rumor(res: Resolution) -> None:
     """Step 8: a Defector rumor that resolved adds a flavour line to the Cable (S27)."""
-    for _, target in res.acting(R.DEFECTOR):
+    for _, target in res.by_kind.get(R.DEFECTOR, ()):
         text, res.rng = draw_rumor(res.rng, res.state.seats[target].codename)
         res.rumor = Rumor(target, text)
         return
@@ -139,21 +165,20 @@ def spread_rumor(res: Resolution) -> None:
 
 def tribunal(res: Resolution) -> None:
     """Step 9: the unique leader with at least ceil(L/3) votes is recalled (S21)."""
-    votes, alive = res.state.votes, res.state.alive
+    votes, alive, living = res.votes, res.state.alive, res.living
     counts: dict[int, int] = {}
-    abstain = 0
-    for voter in res.living:
+    for voter in living:
         choice = votes[voter]
-        if choice is None or choice == ABSTAIN or not alive[choice]:
-            abstain += 1  # S7: no saved vote is Abstain; S21: Abstain never leads
-        else:
-            counts[choice] = counts.get(choice, 0) + 1
-    res.threshold = threshold = tribunal_threshold(len(res.living))
+        # S7: no saved vote is Abstain; S21: Abstain never leads.
+        if choice is not None and choice != ABSTAIN and alive[choice]:
+            counts[choice] = counts[choice] + 1 if choice in counts else 1
+    abstain = len(living) - sum(counts.values())
+    res.threshold = threshold = tribunal_threshold(len(living))
     if counts:
         top = max(counts.values())
-        leaders = [seat for seat, n in counts.items() if n == top]
-        if len(leaders) == 1 and top >= threshold:
-            res.recalled = leaders[0]
+        # S21: a unique leader with at least the threshold; a tie at the top recalls nobody.
+        if top >= threshold and list(counts.values()).count(top) == 1:
+            res.recalled = max(counts, key=counts.__getitem__)
     res.tally, res.abstain = tuple(sorted(counts.items())), abstain
 
 
@@ -170,9 +195,17 @@ def apply_deaths(res: Resolution) -> None:
     state = res.state
     alive = list(res.alive)
     deaths = []
-    for seat in sorted({who for who in (recalled, liquidated) if who is not None}):
+    burned = [who for who in (recalled, liquidated) if who is not None]
+    for seat in sorted(set(burned)) if len(burned) > 1 else burned:
         causes = ("recalled",) * (seat == recalled) + ("liquidated",) * (seat == liquidated)
-        deaths.append(_new_death(seat, state.day, causes, state.final_cables[seat]))
+        cable = state.final_cables[seat]
+        key = (seat, state.day, causes)
+        death = None if cable else _SILENT_DEATHS.get(key)
+        if death is None:
+            death = _new_death(seat, state.day, causes, cable)
+            if not cable:
+                _SILENT_DEATHS[key] = death
+        deaths.append(death)
         alive[seat] = False
     res.deaths, res.alive = tuple(deaths), tuple(alive)
 
@@ -203,9 +236,13 @@ def resolve_pouch(state: State) -> tuple[State, tuple[Event, ...]]:
     return new_state, pouch_events(new_state, new_state.history[-1])
 
 
-def advance(state: State) -> State:
-    """Steps 1–12 without building event payloads: the adjudicator's fast path."""
-    res = lock(state)
+def advance(state: State, saved: Saved | None = None) -> State:
+    """Steps 1–12 without building event payloads: the adjudicator's fast path.
+
+    `saved`: the day's saves when they are not in `state` yet (`game.check_saves`), so that
+    a scenario's day makes no State between its saves and its Pouch.
+    """
+    res = lock(state, saved)
     for step in STEPS:
         step(res)
     return publish(res)
@@ -215,8 +252,8 @@ def private_results(
     res: Resolution, interrogation: tuple[int, int] | None
 ) -> tuple[tuple[int, tuple[Result, ...]], ...]:
     """Per seat: interrogation, then safehouse_needed, then the role result (S14, S18, S19)."""
-    if interrogation is None and not res.notes and not res.readings:
-        return ()
+    if interrogation is None and not res.notes:  # the usual Pouch: one reading a seat at most
+        return tuple(sorted([(seat, (result,)) for seat, result in res.readings]))
     by_seat: dict[int, list[Result]] = {}
     if interrogation is not None:
         interrogator, detainee = interrogation
@@ -247,14 +284,14 @@ def publish(res: Resolution) -> State:
     # By position, each field named beside it: binding 19 keywords costs more than the record.
     record = _new_record(
         state.day,  # day
-        state.operations,  # operations
+        res.operations,  # operations
         state.order_holder,  # order_holder
         res.liquidation,  # liquidation
         frozenset(res.cancelled),  # cancelled
         res.detained,  # detained
         interrogation,  # interrogation
         res.living,  # living
-        state.votes,  # votes
+        res.votes,  # votes
         res.tally,  # tally
         res.abstain,  # abstain
         res.threshold,  # threshold
@@ -262,7 +299,7 @@ def publish(res: Resolution) -> State:
         res.deaths,  # deaths
         res.rumor,  # rumor
         private_results(res, interrogation),  # results
-        state.whispers,  # whispers
+        res.whispers,  # whispers
         res.recalled is not None and state.seats[res.recalled].role == R.DEFECTOR,  # defector_won
         res.winner,  # winner
     )

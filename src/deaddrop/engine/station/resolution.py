@@ -7,7 +7,19 @@ from itertools import compress
 
 from deaddrop.engine.core.rng import Rng
 from deaddrop.engine.station.roles import RING_ROLES
-from deaddrop.engine.station.state import Death, Order, Result, Rumor, State
+from deaddrop.engine.station.state import (
+    Death,
+    Operation,
+    Order,
+    Result,
+    Rumor,
+    State,
+    Vote,
+    Whisper,
+)
+
+Saved = tuple[tuple[Operation | None, ...], tuple[Vote, ...], tuple[Whisper, ...]]
+"""A day's saved Operations, votes and whispers, as a State holds them."""
 
 LIQUIDATION = "liquidation"
 """The kind of the performer's Operation once the order is locked (S12)."""
@@ -35,6 +47,7 @@ class Resolution:
         "liquidation",
         "living",
         "notes",
+        "operations",
         "readings",
         "recalled",
         "rng",
@@ -44,23 +57,31 @@ class Resolution:
         "tally",
         "targets",
         "threshold",
+        "votes",
+        "whispers",
         "winner",
     )
 
-    def __init__(self, state: State, kinds: list[str | None], targets: list[int]) -> None:
+    def __init__(
+        self,
+        state: State,
+        saved: Saved,
+        kinds: list[str | None],
+        targets: list[int],
+        by_kind: dict[str, list[tuple[int, int]]],
+    ) -> None:
         self.state = state
-        """The day being resolved, as it stood at the deadline."""
+        """The day being resolved, as it stood at the deadline (its saves may be apart)."""
+        self.operations, self.votes, self.whispers = saved
+        """The day's saved Operations, votes and whispers, at the deadline."""
         self.kinds = kinds
         """Per seat, the kind of Operation that resolves unless cancelled (a role or
         LIQUIDATION, after S7 and S12); None for no Operation."""
         self.targets = targets
         """Per seat, the target of that Operation (-1 for none)."""
-        by_kind: dict[str, list[tuple[int, int]]] = {}
-        for seat, kind in enumerate(kinds):
-            if kind is not None:
-                by_kind.setdefault(kind, []).append((seat, targets[seat]))
         self.by_kind = by_kind
-        """(seat, target) of every Operation of each kind, in join order."""
+        """(seat, target) of every Operation of each kind, in join order; from `settle` on,
+        of every one that was not cancelled."""
         self.liquidation: Order | None = None
         """The locked Ring order (S12)."""
         self.cancelled: set[int] = set()
@@ -108,27 +129,54 @@ class Resolution:
             return [pair for pair in pairs if pair[0] not in cancelled]
         return pairs
 
+    def settle(self) -> None:
+        """Take the cancelled Operations out of `by_kind`: steps 2 and 3 are the only ones that
+        cancel (S20), so each later step reads what resolves without filtering again."""
+        # A seat or two at most is cancelled: their pairs leave the lists as locked, in place.
+        by_kind, kinds, targets = self.by_kind, self.kinds, self.targets
+        for seat in self.cancelled:
+            kind = kinds[seat]
+            assert kind is not None  # only a seat with an Operation is ever cancelled
+            by_kind[kind].remove((seat, targets[seat]))
 
-def lock(state: State) -> Resolution:
-    """Step 1: the last saved Operations count (S7); the order becomes the performer's (S12)."""
+
+def lock(state: State, saved: Saved | None = None) -> Resolution:
+    """Step 1: the last saved Operations count (S7); the order becomes the performer's (S12).
+
+    `saved`: the day's saves when they are not in `state` yet (`game.check_saves`).
+    """
+    if saved is None:
+        saved = state.operations, state.votes, state.whispers
     seats, alive = state.seats, state.alive
     kinds: list[str | None] = [None] * len(seats)
     targets = [-1] * len(seats)
+    by_kind: dict[str, list[tuple[int, int]]] = {}  # filled in the same pass, in join order
     liquidation: Order | None = None
-    for seat, operation in enumerate(state.operations):
+    for seat, operation in enumerate(saved[0]):
         if operation is None or not alive[seat]:
             continue
-        if isinstance(operation, Order):
+        if type(operation) is Order:
             if seat == state.order_holder and _order_stands(state, operation):
                 liquidation = operation
             continue  # S12: the order itself is not a visit
-        if alive[operation.target]:  # S8, S40: a target removed since saving drops out
-            kinds[seat], targets[seat] = seats[seat].role, operation.target
+        target = operation.target
+        if alive[target]:  # S8, S40: a target removed since saving drops out
+            kinds[seat] = role = seats[seat].role
+            targets[seat] = target
+            pairs = by_kind.get(role)
+            if pairs is None:
+                by_kind[role] = [(seat, target)]
+            else:
+                pairs.append((seat, target))
     if liquidation is not None:
         # S12: the liquidation replaces whatever the performer had queued.
-        kinds[liquidation.performer] = LIQUIDATION
-        targets[liquidation.performer] = liquidation.target
-    res = Resolution(state, kinds, targets)
+        performer = liquidation.performer
+        queued = kinds[performer]
+        if queued is not None:
+            by_kind[queued].remove((performer, targets[performer]))
+        kinds[performer], targets[performer] = LIQUIDATION, liquidation.target
+        by_kind[LIQUIDATION] = [(performer, liquidation.target)]
+    res = Resolution(state, saved, kinds, targets, by_kind)
     res.liquidation = liquidation
     return res
 

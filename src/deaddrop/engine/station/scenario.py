@@ -8,8 +8,9 @@ from typing import Any
 from deaddrop.engine.core.errors import IllegalAction
 from deaddrop.engine.station.cable import result_json
 from deaddrop.engine.station.codec import is_pairs
-from deaddrop.engine.station.game import BatchRefused, save_day
+from deaddrop.engine.station.game import BatchRefused, check_saves, with_saves
 from deaddrop.engine.station.pouch import advance
+from deaddrop.engine.station.roles import FACTION
 from deaddrop.engine.station.setup import setup_from_deal, start
 from deaddrop.engine.station.state import (
     ABILITY_ON,
@@ -190,6 +191,10 @@ def pouch_json(state: State, record: PouchRecord) -> JSON:
     return _pouch_json(SeatNames(state.seats), record)
 
 
+_FACTION_NAMES = {role: faction.value for role, faction in FACTION.items()}
+"""Each role's faction as the adjudication prints it."""
+
+
 class SeatNames:
     """Each seat's codename and faction as the adjudication prints them, read once a game.
 
@@ -201,37 +206,45 @@ class SeatNames:
 
     def __init__(self, seats: Sequence[Seat]) -> None:
         self.codenames = [seat.codename for seat in seats]
-        self.factions = [seat.faction.value for seat in seats]
+        self.factions = [_FACTION_NAMES[seat.role] for seat in seats]
 
 
 def _pouch_json(table: SeatNames, record: PouchRecord) -> JSON:
     """One Pouch in the adjudication format, with the table's names read beforehand."""
-    names = table.codenames
-    tally: JSON = {names[seat]: n for seat, n in record.tally}
-    tally["abstain"] = record.abstain
-    deaths = record.deaths
+    # Plain loops rather than comprehensions: each comprehension is a function made and
+    # called, and a Pouch's JSON is a few small ones.
+    names, factions = table.codenames, table.factions
+    tally = [(names[seat], n) for seat, n in record.tally]
+    tally.append(("abstain", record.abstain))
+    tally.sort()
+    deaths = []
+    for death in record.deaths:
+        seat = death.seat
+        deaths.append(
+            {"codename": names[seat], "causes": list(death.causes), "faction": factions[seat]}
+        )
     if len(deaths) > 1:
-        deaths = tuple(sorted(deaths, key=lambda d: names[d.seat]))
+        deaths.sort(key=_by_codename)
+    results = []
+    for seat, seat_results in record.results:
+        results.append((names[seat], [result_json(names, result) for result in seat_results]))
+    results.sort()  # by codename: codenames are distinct, so no two are compared further
     return {
         "day": record.day,
-        "tally": dict(sorted(tally.items())),
+        "tally": dict(tally),
         "recalled": None if record.recalled is None else names[record.recalled],
-        "deaths": [
-            {
-                "codename": names[d.seat],
-                "causes": list(d.causes),
-                "faction": table.factions[d.seat],
-            }
-            for d in deaths
-        ],
+        "deaths": deaths,
         "rumor": None if record.rumor is None else names[record.rumor.target],
-        "results": {
-            names[seat]: [result_json(names, r) for r in results]
-            for seat, results in sorted(record.results, key=lambda sr: names[sr[0]])
-        },
+        "results": dict(results),
         "defector_won": record.defector_won,
         "winner": record.winner,
     }
+
+
+def _by_codename(death: JSON) -> str:
+    """A death's sort key in the adjudication: its codename."""
+    codename: str = death["codename"]
+    return codename
 
 
 def run_scenario(scenario: Any, *, deadlines: list[State] | None = None) -> tuple[State, JSON]:
@@ -249,15 +262,16 @@ def run_scenario(scenario: Any, *, deadlines: list[State] | None = None) -> tupl
             raise ScenarioError(
                 f"day {number}: the game ended at Day {state.day}'s Pouch (S24)", "S24"
             )
-        operations, votes, whispers = parse_day(number, spec, seat_of)
         try:
-            state = save_day(state, operations, votes, whispers)
+            saved = check_saves(state, parse_day(number, spec, seat_of))
         except BatchRefused as error:
             line = f"day {number}: {_actor(spec, error.index)}: {error.message} ({error.code})"
             raise ScenarioError(line, error.code) from None
         if deadlines is not None:
-            deadlines.append(state)
-        state = advance(state)  # the Pouch, without event payloads nobody reads here
+            deadlines.append(with_saves(state, saved))
+        # The Pouch, without event payloads nobody reads here, and without a State made for
+        # the saves alone: `advance` reads them as they are (the same as `save_day`'s state).
+        state = advance(state, saved)
     table = SeatNames(state.seats)  # once a game, not once a Pouch
     adjudication = {
         "days": [_pouch_json(table, record) for record in state.history],

@@ -108,4 +108,4 @@ def start(setup: Setup) -> State:
 
 def setup_from_deal(deal: Sequence[tuple[str, str]], seed: int = 0) -> Setup:
     """A setup with a fixed deal, players named after their codenames (scenarios, tests)."""
-    return Setup(tuple(codename for codename, _ in deal), seed, tuple(deal))
+    return Setup(tuple([codename for codename, _ in deal]), seed, tuple(deal))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from itertools import compress
 
 from deaddrop.engine.station.roles import RING_ROLES
 from deaddrop.engine.station.state import Seat
@@ -13,13 +14,14 @@ RING = "ring"
 
 def check_victory(seats: Sequence[Seat], alive: Sequence[bool], *, last_pouch: bool) -> str | None:
     """S24, in order: no living Ring → station; Ring ≥ the others → ring; Day 10 → ring."""
+    if len(seats) != len(alive):
+        raise ValueError("one alive flag a seat")
     ring = others = 0
-    for seat, living in zip(seats, alive, strict=True):
-        if living:
-            if seat.role in RING_ROLES:
-                ring += 1
-            else:
-                others += 1  # S24: a living Defector counts among the others
+    for seat in compress(seats, alive):
+        if seat.role in RING_ROLES:
+            ring += 1
+        else:
+            others += 1  # S24: a living Defector counts among the others
     if ring == 0:
         return STATION
     if ring >= others:
