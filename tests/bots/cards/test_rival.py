@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+import pytest
+
+from deaddrop.bots.cards import master
 from deaddrop.bots.cards.expert import ExpertBot
-from deaddrop.bots.cards.rival import dealt_hand, grab_danger, rival_belief
-from deaddrop.engine.cards import EndTurn, Setup, apply, start, view
+from deaddrop.bots.cards.rival import Danger, dealt_hand, grab_danger, rival_belief
+from deaddrop.engine.cards import EndTurn, Grab, Setup, SwapStash, apply, start, view
 from deaddrop.engine.cards.inference import CONSISTENT, belief_from_view, round_entries
+from tests.bots.cards.test_expert import PIN_DEAL
+from tests.engine.cards.helpers import play, table
 
 
 def test_c12_at_two_seats_the_opponents_posterior_is_guessed_exactly() -> None:
@@ -53,3 +58,22 @@ def test_c8_c9_the_danger_splits_the_opponents_grabs_into_wins_and_gifts() -> No
         danger = grab_danger(seen, belief, ours)
         assert 0.0 <= danger.beaten + danger.gift <= danger.grabs + 1e-9
         assert danger.grabs <= 1.0 + 1e-9
+
+
+def test_c8_c9_the_two_seat_master_grabs_when_waiting_is_worth_less(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Whatever its chance, it grabs when the opponent would more likely beat it than fail."""
+    state, _ = play(table(PIN_DEAL, 0), SwapStash(0, 1, 4))
+    seen = view(state, 0)
+    assert seen["pending"]["kind"] == "grab"
+    for beaten, gift, grabs in ((0.3, 0.1, True), (0.0, 0.0, False), (0.1, 0.3, False)):
+        danger = Danger(beaten, gift, beaten + gift)
+        monkeypatch.setattr(master, "grab_danger", lambda *_, d=danger: d)
+        bot = master.MasterBot(0, budget=None)
+        choice = bot.choose(seen)
+        assert isinstance(choice, Grab) is grabs
+        assert bot.weighed is not None
+        grab, end = sorted(bot.weighed.options, key=lambda o: isinstance(o.action, EndTurn))
+        # Waiting keeps at least the grab's chance, less the rounds lost, plus the gifts.
+        assert end.score == pytest.approx(grab.score - beaten + gift)

@@ -70,7 +70,9 @@ class Option:
     action: Action
     """The option."""
     score: float
-    """The expert's score: its one-step value for a main action, the match chance for a grab."""
+    """The expert's score: its one-step value for a main action, the match chance for a grab;
+    for ending the turn at a table of two, the least chance of the round that waiting one turn
+    keeps (`_two_seat_grab`), else 0."""
     rounds: float | None
     """The share of searched playouts whose round the master won; None if not searched; for
     an option whose search stopped early (it could no longer overrule), the most it could
