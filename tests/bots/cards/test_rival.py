@@ -7,7 +7,7 @@ import pytest
 from deaddrop.bots.cards import master
 from deaddrop.bots.cards.expert import ExpertBot
 from deaddrop.bots.cards.rival import Danger, dealt_hand, grab_danger, rival_belief
-from deaddrop.engine.cards import EndTurn, Grab, Setup, SwapStash, apply, start, view
+from deaddrop.engine.cards import EndTurn, Grab, Setup, State, SwapStash, apply, start, view
 from deaddrop.engine.cards.inference import CONSISTENT, belief_from_view, round_entries
 from tests.bots.cards.test_expert import PIN_DEAL
 from tests.engine.cards.helpers import play, table
@@ -21,7 +21,7 @@ def test_c12_at_two_seats_the_opponents_posterior_is_guessed_exactly() -> None:
         bots = [ExpertBot(1), ExpertBot(2)]
         guessed = None
         while state.winner is None:
-            seat = state.pending.seat
+            seat = _decider(state)
             seen = view(state, seat)
             if guessed is not None and seen["pending"]["kind"] == "action":
                 assert dict(belief_from_view(seen, CONSISTENT).probs) == guessed
@@ -32,27 +32,34 @@ def test_c12_at_two_seats_the_opponents_posterior_is_guessed_exactly() -> None:
                 other = 1 - seat
                 hand = tuple(sorted(state.hands[other]))
                 assert dealt_hand(hand, other, round_entries(seen["log"])) == tuple(
-                    sorted(_dealt(seen, state, other))
+                    sorted(_dealt(state, other))
                 )
                 guessed = dict(rival_belief(seen, other, hand).probs)
             state = apply(state, action)[0]
     assert checked > 20
 
 
-def _dealt(seen: dict, state: object, seat: int) -> list[int]:
-    """The seat's dealt hand this round, from its own view (test-only: reads the state)."""
-    entries = round_entries(view(state, seat)["log"])  # type: ignore[arg-type]
-    return next(e["hand"] for e in entries if e["kind"] == "hand")
+def _decider(state: State) -> int:
+    """The seat whose decision is pending."""
+    assert state.pending is not None
+    return state.pending.seat
+
+
+def _dealt(state: State, seat: int) -> list[int]:
+    """The seat's dealt hand this round, from its own view."""
+    entries = round_entries(view(state, seat)["log"])
+    hand: list[int] = next(e["hand"] for e in entries if e["kind"] == "hand")
+    return hand
 
 
 def test_c8_c9_the_danger_splits_the_opponents_grabs_into_wins_and_gifts() -> None:
     """Probabilities over our posterior: a grab either matches or fails, never both."""
     state = start(Setup(players=2, seed=5))
     bot = ExpertBot(3)
-    seen = view(state, state.pending.seat)
+    seen = view(state, _decider(state))
     while seen["pending"]["kind"] != "grab":
         state = apply(state, bot.choose(seen))[0]
-        seen = view(state, state.pending.seat)
+        seen = view(state, _decider(state))
     belief = belief_from_view(seen, CONSISTENT)
     for ours in range(6):
         danger = grab_danger(seen, belief, ours)
