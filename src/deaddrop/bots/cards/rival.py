@@ -35,7 +35,8 @@ from deaddrop.engine.cards.legal import pairs
 
 RIVAL_SLACK = 0.1
 """How far below its τ the opponent's present chance may be for it to grab next turn: its own
-action first sharpens what it knows."""
+action first sharpens what it knows. 0.2 won 366 of 700 games against the expert (seeds 21
+to 34) where 0.1 won 367: no better."""
 
 
 @dataclass(frozen=True, slots=True)
