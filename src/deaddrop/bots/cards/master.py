@@ -2,29 +2,30 @@
 
 At its main action (C4–C7) it scores every option as the expert does and searches the close
 calls: the expert's best few options that score within CLOSE of the best. At the end of its
-turn (C8), with three or four seats at the table, it weighs the likeliest grab, worth exactly
-its posterior chance of matching The Drop, against ending the turn; at a table of two it
-grabs by the expert's rule with a higher bar (C8, τ + TWO_SEAT_CAUTION: 0.95 early in a
-round). Why not search it there: with one opponent a failed grab hands them the round at once
-(C9), and the playouts' cheap counting beliefs misjudge how soon that opponent grabs;
-searched, the master failed 716 grabs in 1,000 two-player games to the expert's 153 and lost
-the pairing. A search draws guesses at the hidden cards from the exact posterior
-of its view (`determinize`), the same guesses for every option (common random numbers),
-plays each option out to the round's end with the expert-like playout policy at
-every seat (`playout`), and values it by the share of rounds the master won. The master
-leaves the expert's choice only when the search says another option wins at least MARGIN
-more rounds: measured against the expert, playouts alone choose worse than its one-step
-scores, so they only overrule it on clear evidence. The search has a fixed
-size: PLAYOUTS guesses, each played by every candidate still in the running, stopping early
-only once the guesses left cannot change the choice (no rival of the expert's can still
-overrule it; for a grab, the wait's share is settled either way). So a seed and a view give
-the same choice on any machine, however busy (`cards simulate` is reproducible). The clock
-is only a safety cap (TIME_CAP of the deciding thread's CPU time, far above what a search
-takes): past it the search stops and judges on the guesses played, or the expert's choice
-stands. CPU time, not wall time: a wall-clock cap of 250 ms was hit by searches of a
-`nice`d simulation on a machine at load 20 to 30 (its 48 four-player games of seed 1 came out
-28 / 13 / 6 / 1 instead of 28 / 16 / 4 / 0), which made the figures depend on the load.
-As the target of Share Info, or a seller handing back a card, it answers as the expert does.
+turn (C8), with three or four seats at the table, it weighs the likeliest grab, worth
+exactly its posterior chance of matching The Drop, against ending the turn. At a table of
+two it grabs only when waiting one more turn is worth less (`_two_seat_grab`): it knows
+exactly what the only opponent knows in each guess at the hidden cards (`rival`), so it
+knows how likely that opponent is to grab next turn, and to match or fail (C8, C9). Searched
+by playouts, whose cheap counting beliefs misjudge how soon that opponent grabs, the master
+failed 716 grabs in 1,000 two-player games to the expert's 153 and lost the pairing. A
+search draws guesses at the hidden cards from the exact posterior of its view
+(`determinize`), the same guesses for every option (common random numbers), plays each
+option out to the round's end with the expert-like playout policy at every seat (`playout`),
+and values it by the share of rounds the master won. The master leaves the expert's choice
+only when the search says another option wins at least MARGIN more rounds: measured against
+the expert, playouts alone choose worse than its one-step scores, so they only overrule it
+on clear evidence. The search has a fixed size: PLAYOUTS guesses, each played by every
+candidate still in the running, stopping early only once the guesses left cannot change the
+choice (no rival of the expert's can still overrule it; for a grab, the wait's share is
+settled either way). So a seed and a view give the same choice on any machine, however busy
+(`cards simulate` is reproducible). The clock is only a safety cap (TIME_CAP of the deciding
+thread's CPU time, far above what a search takes): past it the search stops and judges on
+the guesses played, or the expert's choice stands. CPU time, not wall time: a wall-clock cap
+of 250 ms was hit by searches of a `nice`d simulation on a machine at load 20 to 30 (its 48
+four-player games of seed 1 came out 28 / 13 / 6 / 1 instead of 28 / 16 / 4 / 0), which made
+the figures depend on the load. As the target of Share Info, or a seller handing back a
+card, it answers as the expert does.
 
 `weighed` keeps what the last decision weighed, for the notebook's hint.
 """
@@ -40,6 +41,7 @@ from typing import Any
 from deaddrop.bots.cards.determinize import posterior_sampler
 from deaddrop.bots.cards.expert import ExpertBot, drop_dist, grab_threshold
 from deaddrop.bots.cards.playout import Playout
+from deaddrop.bots.cards.rival import grab_danger
 from deaddrop.bots.cards.world import ACTION, GRAB, world_from_view
 from deaddrop.engine.cards.actions import Action, EndTurn, Grab
 from deaddrop.engine.cards.inference import Belief
@@ -57,12 +59,6 @@ TIME_CAP = 0.25
 """Seconds of the deciding thread's CPU time after which a decision's search stops whatever it
 has played: a safety net, ten times the work a search takes. The strength comes from the fixed
 PLAYOUTS, never from the clock."""
-TWO_SEAT_CAUTION = 0.05
-"""At a table of two the master grabs only on a chance this much above the expert's τ (C8):
-its posterior overrates its pairs against purposeful play, a failed grab hands the only
-opponent the round (C9), and an opponent that grabs at τ fails often enough that waiting
-pays. In 300 paired games against the expert (seed 7), τ + 0.05 won 53.3% and failed 44
-grabs to the expert's 91; the expert's own τ won 52.0% (67 / 81), τ − 0.1 won 50.0%."""
 LONG_SHOT = 0.15
 """A grab less likely than this is not searched: the master ends its turn."""
 
@@ -74,7 +70,9 @@ class Option:
     action: Action
     """The option."""
     score: float
-    """The expert's score: its one-step value for a main action, the match chance for a grab."""
+    """The expert's score: its one-step value for a main action, the match chance for a grab;
+    for ending the turn at a table of two, the least chance of the round that waiting one turn
+    keeps (`_two_seat_grab`), else 0."""
     rounds: float | None
     """The share of searched playouts whose round the master won; None if not searched; for
     an option whose search stopped early (it could no longer overrule), the most it could
@@ -154,11 +152,11 @@ class MasterBot:
         best = max(grabs, key=lambda a: drop[sum(a.pair)] if isinstance(a, Grab) else 0.0)
         assert isinstance(best, Grab)
         q = drop[sum(best.pair)]
-        # C8, C9: at a table of two the master is more patient than the expert (TWO_SEAT_CAUTION).
-        caution = TWO_SEAT_CAUTION if view["players"] == 2 else 0.0
-        expert_grabs = q >= grab_threshold(view) + caution - 1e-9
-        first, second = (best, end) if expert_grabs else (end, best)
-        if view["players"] == 2 or q >= 1.0 - 1e-9 or q < LONG_SHOT:
+        if view["players"] == 2:
+            return self._two_seat_grab(view, belief, best, q)
+        expert_grabs = q >= grab_threshold(view) - 1e-9
+        if q >= 1.0 - 1e-9 or q < LONG_SHOT:
+            first, second = (best, end) if expert_grabs else (end, best)
             weighed = [Option(first, q if first is best else 0.0, None)]
             weighed.append(Option(second, q if second is best else 0.0, None))
             return self._settle(drop, weighed, False)
@@ -171,6 +169,25 @@ class MasterBot:
         if not expert_grabs:
             weighed.reverse()
         return self._settle(drop, weighed, True)
+
+    def _two_seat_grab(
+        self, view: Mapping[str, Any], belief: Belief, best: Grab, q: float
+    ) -> Action:
+        """C8, C9: grab now only if waiting one more turn is worth less (`rival`).
+
+        Grabbing wins with chance q. Waiting, the round is ours if the opponent grabs next
+        turn and fails (C9), lost if it grabs and matches, and otherwise we can still grab
+        with our pair next turn, on the same posterior less the guesses where it grabbed: at
+        least q − beaten + gift in all. So grab when beaten > gift (or the pair is certain).
+        """
+        danger = grab_danger(view, belief, sum(best.pair))
+        wait = q - danger.beaten + danger.gift
+        end = EndTurn(view["viewer"])
+        grab = q >= 1.0 - 1e-9 or danger.beaten > danger.gift + 1e-9
+        weighed = [Option(best, q, None), Option(end, wait, None)]
+        if not grab:
+            weighed.reverse()
+        return self._settle(drop_dist(belief), weighed, False)
 
     def _settle(self, drop: tuple[float, ...], weighed: list[Option], searched: bool) -> Action:
         """The expert's choice (first) unless a searched option wins MARGIN more rounds."""
