@@ -57,6 +57,7 @@ from deaddrop.server.settings import Settings
 from deaddrop.server.station.chat import routes as station_chat
 from deaddrop.server.station.host import routes as station_host
 from deaddrop.server.station.live import routes as live_pages
+from deaddrop.server.station.live.state import live_state
 from deaddrop.server.station.lobby import routes as station_lobby
 from deaddrop.server.station.play import api as station_api
 from deaddrop.server.station.play import routes as station_routes
@@ -158,6 +159,7 @@ def _shared(
         "clock": clock,
         "cards": Runtime(bot_delay=bot_delay_from_env()),  # the Cards area's bot pace
         WAKEUPS_KEY: wakeups,
+        **live_state(sessionmaker),  # live pages: the games' hubs, turns at the DB, looks
     }
 
 

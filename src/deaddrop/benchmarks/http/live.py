@@ -24,6 +24,10 @@ Probe = Callable[[], tuple[int, float]]
 """The server's resident memory (bytes) and CPU seconds used so far."""
 OPENING_BATCH = 50
 """Streams opened at a time, a few milliseconds apart, as pages load over a minute."""
+REUSE_SECONDS = 4.0
+"""An idle keep-alive connection is used for a post only this long: uvicorn closes one after
+5 s, and a post sent on a connection the server is closing fails with no reply (a browser
+sends it again; this harness would count it as failed)."""
 
 
 @dataclass(frozen=True)
@@ -91,17 +95,16 @@ async def _post_rounds(
     site: LiveSite, readers: list[Reader], *, interval: float, rounds: int
 ) -> list[Sent]:
     rooms = list(dict.fromkeys(reader.room for reader in readers))
-    idle: dict[Address, list[Connection]] = {}
+    idle: dict[Address, list[tuple[float, Connection]]] = {}
     sent: list[Sent] = []
 
     async def post(room: str, number: int, marker: str) -> None:
         text = f"Live check {marker}: anyone at the fountain?"
         address, request = site.post(room, number, text)
-        pool = idle.setdefault(address, [])
-        connection = pool.pop() if pool else Connection(address)
+        connection = _fresh_enough(idle.setdefault(address, []), address)
         try:
             status = (await connection.send(request)).status
-            pool.append(connection)
+            idle[address].append((monotonic(), connection))
         except ERRORS as error:
             sent.append(Sent(marker, room, None, type(error).__name__))
             return
@@ -119,9 +122,20 @@ async def _post_rounds(
             posts.append(asyncio.create_task(post(room, number, marker)))
     await asyncio.gather(*posts)
     for connections in idle.values():
-        for connection in connections:
+        for _since, connection in connections:
             connection.close()
     return sent
+
+
+def _fresh_enough(pool: list[tuple[float, Connection]], address: Address) -> Connection:
+    """The most recently idle connection of `pool` if the server still keeps it, else a new one
+    (the stale ones are closed)."""
+    while pool:
+        since, connection = pool.pop()
+        if monotonic() - since < REUSE_SECONDS:
+            return connection
+        connection.close()
+    return Connection(address)
 
 
 async def _wait_delivered(readers: list[Reader], sent: list[Sent], grace: float) -> None:

@@ -4,6 +4,7 @@ back with Last-Event-ID when the stream drops, as a browser's EventSource does."
 from __future__ import annotations
 
 import asyncio
+import random
 import re
 from collections.abc import Callable
 from time import monotonic
@@ -16,6 +17,10 @@ MARKER = re.compile(r"LIVEMARK\d+N\d+N\d+E")
 (nothing for a template to escape)."""
 RETRY_SECONDS = 3.0
 """The reconnection delay the server asks for (server/live/sse.py RETRY_MILLISECONDS)."""
+REFUSED_SECONDS = (5.0, 10.0)
+"""After a refusal (a 503: EventSource then gives the stream up), the page's script tries
+again between 5 and 10 s later, spread out, first with a check of the stream's status
+(static/station_live.js `retry`): a crowd turned away must not come back all at once."""
 
 StreamRequest = Callable[[int | None], bytes]
 """The GET that opens the stream, given the last event id seen (None: a fresh page)."""
@@ -36,24 +41,38 @@ class Reader:
         self.last_id: int | None = None
 
     async def run(self) -> None:
-        """Read until cancelled, reconnecting after a drop."""
+        """Read until cancelled, reconnecting after a drop as the page's script does."""
         while True:
-            writer = None
-            try:
-                reader, writer = await asyncio.open_connection(self.address.host, self.address.port)
-                writer.write(self.request(self.last_id))
-                status, _headers = await read_head(reader)
-                if status != 200:
-                    self.refusals.append(str(status))
-                else:
-                    await self._read(reader)
-            except ERRORS as error:
-                self.refusals.append(type(error).__name__)
-            finally:
-                if writer is not None:
-                    writer.close()
+            status = await self._open(read=True)
             self.drops += 1
-            await asyncio.sleep(RETRY_SECONDS)
+            if status is None or status == 200:
+                await asyncio.sleep(RETRY_SECONDS)  # EventSource reconnects by itself
+                continue
+            # Refused: the script waits, checks the stream's status, then listens again
+            # (whatever the check said, but a 4xx other than 429, which ends its retries).
+            await asyncio.sleep(random.uniform(*REFUSED_SECONDS))
+            status = await self._open(read=False)
+            if status is not None and 400 <= status < 500 and status != 429:
+                return
+
+    async def _open(self, *, read: bool) -> int | None:
+        """Open the stream: its status (None: no answer), then its events if `read`."""
+        writer = None
+        try:
+            reader, writer = await asyncio.open_connection(self.address.host, self.address.port)
+            writer.write(self.request(self.last_id))
+            status, _headers = await read_head(reader)
+            if status != 200:
+                self.refusals.append(str(status))
+            elif read:
+                await self._read(reader)
+            return status
+        except ERRORS as error:
+            self.refusals.append(type(error).__name__)
+            return None
+        finally:
+            if writer is not None:
+                writer.close()
 
     async def _read(self, reader: asyncio.StreamReader) -> None:
         pending = ""

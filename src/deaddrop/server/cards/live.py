@@ -24,6 +24,7 @@ from deaddrop.server.cards.models import CardsTable
 from deaddrop.server.cards.table_state import stream_of
 from deaddrop.server.db.dependencies import DB
 from deaddrop.server.hosting.forms import AnyRequest
+from deaddrop.server.live.fanout import fanout_of
 from deaddrop.server.live.models import LiveEvent
 from deaddrop.server.live.shutdown import shutdown_event
 from deaddrop.server.live.sse import Renderer, live_stream, parse_last_event_id
@@ -55,8 +56,10 @@ def table_stream(
     sessionmaker: async_sessionmaker[AsyncSession] = request.app.state.sessionmaker
     render = seat_renderer(request, context.table.id, context.seat)
     stop = shutdown_event(request.app)
+    stream = stream_of(context.table)
+    fanout = fanout_of(request.app)
     return live_stream(
-        channels, sessionmaker, stream_of(context.table), context.seat, after, render, stop=stop
+        channels, sessionmaker, stream, context.seat, after, render, stop=stop, fanout=fanout
     )
 
 

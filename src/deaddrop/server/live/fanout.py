@@ -17,12 +17,15 @@ import logging
 import weakref
 from collections.abc import AsyncIterator, Awaitable, Callable, Hashable
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any, TypeVar
 
+from litestar import Litestar
 from litestar.channels import ChannelsPlugin
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from deaddrop.server.live.journal import PAGE, last_seq, read_after
+from deaddrop.server.live.addresses import Address, Addresses, read_addresses
+from deaddrop.server.live.journal import PAGE, read_after
 from deaddrop.server.live.models import LiveEvent
 from deaddrop.server.live.wakeup import parse_wake, wake_channel
 
@@ -51,34 +54,64 @@ class Batch:
 
 
 READERS = 4
-"""Database reads at once of each kind, the streams' own (to connect, to catch up, to
-re-render a page) and the games' (a hub's journal read, what a batch is made into once): the
-others wait their turn here, without a timeout, rather than empty the connection pool and
-fail; the pool keeps room for the posts and the page loads, and a game's read, which serves
-all its streams, never waits behind a crowd of streams connecting."""
-_readers: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, dict[bool, asyncio.Semaphore]] = (
-    weakref.WeakKeyDictionary()
-)
+"""Database reads at once of each kind, the streams' own (to catch up, to re-render a page)
+and the games' (a hub's journal read, what a batch is made into once): the others wait their
+turn here, without a timeout, rather than empty the connection pool and fail; the pool keeps
+room for the posts and the page loads, and a game's read, which serves all its streams, never
+waits behind a crowd of streams."""
 
 
-@contextlib.asynccontextmanager
-async def reading(*, shared: bool = False) -> AsyncIterator[None]:
-    """A turn for database work (see READERS), in the running loop: a stream's own, or one
-    shared by every stream of a game (`shared`)."""
-    turns = _readers.setdefault(asyncio.get_running_loop(), {})
-    if shared not in turns:
-        turns[shared] = asyncio.Semaphore(READERS)
-    async with turns[shared]:
-        yield
+class Turns:
+    """An app's turns at the database (see READERS), per event loop (a semaphore belongs to
+    the loop it is used in; a test may drive one app from several)."""
+
+    def __init__(self) -> None:
+        self._turns: weakref.WeakKeyDictionary[
+            asyncio.AbstractEventLoop, dict[bool, asyncio.Semaphore]
+        ] = weakref.WeakKeyDictionary()
+
+    @contextlib.asynccontextmanager
+    async def reading(self, *, shared: bool = False) -> AsyncIterator[None]:
+        """A turn for database work: a stream's own, or one shared by every stream of a game
+        (`shared`)."""
+        turns = self._turns.setdefault(asyncio.get_running_loop(), {})
+        if shared not in turns:
+            turns[shared] = asyncio.Semaphore(READERS)
+        async with turns[shared]:
+            yield
 
 
-async def read_batch(sessions: Sessions, stream: str, after: int, upto: int | None = None) -> Batch:
+async def read_batch(
+    turns: Turns, sessions: Sessions, stream: str, after: int, upto: int | None = None
+) -> Batch:
     """The next page of journal rows after `after` (up to `upto`), in one short session."""
-    async with reading(shared=True), sessions() as db:
+    async with turns.reading(shared=True), sessions() as db:
         rows = await read_after(db, stream, after)
     if upto is not None:
         rows = [row for row in rows if row.seq <= upto]
     return Batch(rows)
+
+
+RETRY_SECONDS = (0.1, 0.25, 0.5, 1.0, 2.0, 4.0)
+"""The pauses before a hub's read is tried again. A read that fails (the connection pool
+exhausted while thousands of pages connect) used to end the hub, and with it every open page
+of the game at once, which all came back together; or it waited for the game's next wake-up,
+maybe minutes later, with the news undelivered."""
+
+
+async def patiently(what: str, read: Callable[[], Awaitable[T]]) -> T:
+    """`read()`, tried again after each pause of RETRY_SECONDS; the last failure is raised."""
+    for pause in RETRY_SECONDS:
+        try:
+            return await read()
+        except Exception:
+            _log.warning("%s failed; again in %.2f s", what, pause, exc_info=True)
+        await asyncio.sleep(pause)
+    try:
+        return await read()
+    except Exception:
+        _log.exception("%s failed", what)
+        raise
 
 
 CLOSED = Batch([])
@@ -88,9 +121,13 @@ CLOSED = Batch([])
 class Hub:
     """The one subscriber of a game's wake channel in this process, and its open streams."""
 
-    def __init__(self, channels: ChannelsPlugin, sessions: Sessions, stream: str) -> None:
-        self.channels, self.sessions, self.stream = channels, sessions, stream
+    def __init__(
+        self, channels: ChannelsPlugin, sessions: Sessions, stream: str, turns: Turns
+    ) -> None:
+        self.channels, self.sessions, self.stream, self.turns = channels, sessions, stream, turns
         self.queues: set[asyncio.Queue[Batch]] = set()
+        self.addresses: Addresses | None = None
+        """Who may see each row up to `seen`: None until read (or when the read failed)."""
         self.seen = 0
         self.ready = asyncio.Event()
         self.task = asyncio.create_task(self._run())
@@ -99,8 +136,8 @@ class Hub:
         try:
             async with self.channels.start_subscription(wake_channel(self.stream)) as wakes:
                 # After subscribing: no wake-up is missed.
-                async with reading(shared=True), self.sessions() as db:
-                    self.seen = await last_seq(db, self.stream)
+                addresses = await patiently(f"first read of {self.stream}", self._addresses)
+                self.seen, self.addresses = addresses.seen, addresses
                 self.ready.set()
                 async for data in wakes.iter_events():
                     await self._read_up_to(parse_wake(data))
@@ -111,52 +148,79 @@ class Hub:
             for queue in list(self.queues):
                 queue.put_nowait(CLOSED)
 
+    async def _addresses(self) -> Addresses:
+        async with self.turns.reading(shared=True), self.sessions() as db:
+            return await read_addresses(db, self.stream)
+
     async def _read_up_to(self, newest: int) -> None:
         """Read the journal once up to the announced `newest` and hand it to every stream."""
         while newest > self.seen:
+            read = partial(read_batch, self.turns, self.sessions, self.stream, self.seen)
             try:
-                batch = await read_batch(self.sessions, self.stream, self.seen)
-            except Exception:  # a failed read is caught up by the next wake-up
-                _log.exception("live read of %s failed", self.stream)
+                batch = await patiently(f"live read of {self.stream}", read)
+            except Exception:  # still failing: caught up by the next wake-up
                 return
             if not batch.rows:
                 return
             self.seen = batch.rows[-1].seq
+            if self.addresses is not None:
+                self.addresses.extend(Address(r.seq, r.public, r.seats) for r in batch.rows)
             for queue in list(self.queues):
                 queue.put_nowait(batch)
             if len(batch.rows) < PAGE:
                 return
 
 
-HubKey = tuple[asyncio.AbstractEventLoop, str]
-_hubs: weakref.WeakKeyDictionary[ChannelsPlugin, dict[HubKey, Hub]] = weakref.WeakKeyDictionary()
-"""The hubs of each broker (one app, or one test's process), by event loop and stream: a
-server runs one loop, but a test may drive streams of one app from several, and a hub's
-queues and futures belong to the loop it runs in."""
+HubKey = tuple[ChannelsPlugin, asyncio.AbstractEventLoop, str]
 
 
-@contextlib.asynccontextmanager
-async def subscribed(
-    channels: ChannelsPlugin, sessions: Sessions, stream: str
-) -> AsyncIterator[asyncio.Queue[Batch]]:
-    """A queue of the stream's batches from now on, for as long as the block runs (the hub
-    is started by its first stream and stopped after its last)."""
-    hubs = _hubs.setdefault(channels, {})
-    key = (asyncio.get_running_loop(), stream)
-    hub = hubs.get(key)
-    if hub is None or hub.task.done():
-        hub = hubs[key] = Hub(channels, sessions, stream)
-    queue: asyncio.Queue[Batch] = asyncio.Queue()
-    hub.queues.add(queue)
-    try:
-        await hub.ready.wait()
-        if hub.task.done():
-            queue.put_nowait(CLOSED)
-        yield queue
-    finally:
-        hub.queues.discard(queue)
-        if not hub.queues and hubs.get(key) is hub:
-            del hubs[key]
-            hub.task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await hub.task
+class Fanout:
+    """One app's live fan-out (on `app.state`): its hubs, by broker, event loop and stream (a
+    server runs one loop, but a test may drive streams of one app from several, and a hub's
+    queues and futures belong to the loop it runs in), and its streams' turns at the
+    database."""
+
+    def __init__(self) -> None:
+        self.hubs: dict[HubKey, Hub] = {}
+        self.turns = Turns()
+
+    def reading(self, *, shared: bool = False) -> contextlib.AbstractAsyncContextManager[None]:
+        """A turn for database work (`Turns.reading`)."""
+        return self.turns.reading(shared=shared)
+
+    @contextlib.asynccontextmanager
+    async def subscribed(
+        self, channels: ChannelsPlugin, sessions: Sessions, stream: str
+    ) -> AsyncIterator[tuple[asyncio.Queue[Batch], Hub]]:
+        """A queue of the stream's batches from now on, and the hub that fills it, for as
+        long as the block runs (the hub is started by its first stream and stopped after its
+        last)."""
+        key = (channels, asyncio.get_running_loop(), stream)
+        hub = self.hubs.get(key)
+        if hub is None or hub.task.done():
+            hub = self.hubs[key] = Hub(channels, sessions, stream, self.turns)
+        queue: asyncio.Queue[Batch] = asyncio.Queue()
+        hub.queues.add(queue)
+        try:
+            await hub.ready.wait()
+            if hub.task.done():
+                queue.put_nowait(CLOSED)
+            yield queue, hub
+        finally:
+            hub.queues.discard(queue)
+            if not hub.queues and self.hubs.get(key) is hub:
+                del self.hubs[key]
+                hub.task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await hub.task
+
+
+FANOUT_KEY = "live_fanout"
+"""Where an app keeps its `Fanout` in `app.state`."""
+
+
+def fanout_of(app: Litestar) -> Fanout:
+    """The app's live fan-out (made by the app factory)."""
+    found = app.state[FANOUT_KEY]
+    assert isinstance(found, Fanout)
+    return found

@@ -11,6 +11,7 @@ import asyncio
 import contextlib
 from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable, Sequence
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 from litestar.channels import ChannelsPlugin
@@ -18,12 +19,11 @@ from litestar.exceptions import ClientException
 from litestar.response.sse import ServerSentEventMessage
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from deaddrop.server.live.fanout import CLOSED, Batch, read_batch, reading, subscribed
+from deaddrop.server.live.fanout import CLOSED, Batch, Fanout, Hub, Turns, patiently, read_batch
 from deaddrop.server.live.journal import (
     PAGE,
     Listener,
     cursor_at,
-    last_seq,
     position_of,
     visible_to,
 )
@@ -76,26 +76,26 @@ BatchAudience = Callable[[Batch], Awaitable[Listener]]
 
 
 def with_sessions(
-    sessionmaker: async_sessionmaker[AsyncSession], render: Renderer
+    turns: Turns, sessionmaker: async_sessionmaker[AsyncSession], render: Renderer
 ) -> BatchRenderer:
     """A renderer that reads the database, given a short session of its own per batch."""
 
     async def rendered(
         _batch: Batch, rows: Sequence[LiveEvent]
     ) -> list[ServerSentEventMessage] | None:
-        async with reading(), sessionmaker() as db:
+        async with turns.reading(), sessionmaker() as db:
             return await render(db, rows)
 
     return rendered
 
 
 def audience_with_sessions(
-    sessionmaker: async_sessionmaker[AsyncSession], audience: Audience
+    turns: Turns, sessionmaker: async_sessionmaker[AsyncSession], audience: Audience
 ) -> BatchAudience:
     """An audience that reads the database, given a short session of its own per batch."""
 
     async def asked(_batch: Batch) -> Listener:
-        async with reading(), sessionmaker() as db:
+        async with turns.reading(), sessionmaker() as db:
             return await audience(db)
 
     return asked
@@ -112,15 +112,19 @@ def live_stream(
     *,
     audience: Audience | None = None,
     stop: asyncio.Event | None = None,
+    fanout: Fanout | None = None,
 ) -> AsyncGenerator[ServerSentEventMessage, None]:
     """Everything this listener may see after its cursor `after` (None: from now on), then
-    live events; ends when `stop` is set (the browser reconnects with Last-Event-ID)."""
-    asked = None if audience is None else audience_with_sessions(sessionmaker, audience)
+    live events; ends when `stop` is set (the browser reconnects with Last-Event-ID). Streams
+    share a game's journal reads through `fanout` (the app's; without one, their own)."""
+    feed = Feed(channels, sessionmaker, stream, fanout or Fanout())
+    turns = feed.fanout.turns
+    asked = None if audience is None else audience_with_sessions(turns, sessionmaker, audience)
     return fanned_stream(
-        Feed(channels, sessionmaker, stream),
+        feed,
         listener=listener,
         after=after,
-        render=with_sessions(sessionmaker, render),
+        render=with_sessions(turns, sessionmaker, render),
         audience=asked,
         stop=stop,
         keepalive=keepalive,
@@ -129,11 +133,13 @@ def live_stream(
 
 @dataclass(frozen=True)
 class Feed:
-    """Where a stream's events come from: the broker, the database, the journal stream."""
+    """Where a stream's events come from: the broker, the database, the journal stream, and
+    the app's fan-out that reads it once for every stream."""
 
     channels: ChannelsPlugin
     sessionmaker: async_sessionmaker[AsyncSession]
     stream: str
+    fanout: Fanout
 
 
 @dataclass
@@ -158,16 +164,22 @@ async def fanned_stream(
     """`live_stream` over the game's in-process fan-out (`fanout.py`): the journal is read once
     per wake-up for every stream; this one reads it itself only to catch up (Last-Event-ID)."""
     # Subscribe before reading the journal: a wake-up sent in between is then not lost.
-    async with subscribed(feed.channels, feed.sessionmaker, feed.stream) as batches:
+    subscribing = feed.fanout.subscribed(feed.channels, feed.sessionmaker, feed.stream)
+    async with subscribing as (batches, hub):
         stopping = asyncio.create_task(stop.wait()) if stop is not None else None
         try:
-            place = _Place(*await _start_position(feed, listener, after), listener)
+            start = await _start_position(feed, hub, listener, after)
+            if start is None:
+                return
+            place = _Place(*start, listener)
             yield ServerSentEventMessage(comment="connected", retry=RETRY_MILLISECONDS)
             loop = asyncio.get_running_loop()
             # Keep-alives come at a fixed pace from the last message sent, whatever wakes the
             # stream: wake-ups for events this listener may not see must not move them.
             quiet_until = loop.time() + keepalive
-            pending: Batch | None = Batch([])  # first: catch up from the journal
+            # First catch up from the journal, if the page stands before the hub; from the hub
+            # on, every row comes through the queue (the ones up to `place.seen` are skipped).
+            pending: Batch | None = Batch([]) if place.seen < hub.seen else None
             while True:
                 if pending is None:
                     stopped, pending = await _next_batch(
@@ -203,7 +215,10 @@ async def _deliveries(
     first = next((row.seq for row in batch.rows if row.seq > place.seen), None)
     while first is None or place.seen < first - 1:  # read what lies before the batch first
         upto = None if first is None else first - 1
-        earlier = await read_batch(feed.sessionmaker, feed.stream, place.seen, upto)
+        read = partial(
+            read_batch, feed.fanout.turns, feed.sessionmaker, feed.stream, place.seen, upto
+        )
+        earlier = await patiently(f"catch-up read of {feed.stream}", read)
         if not earlier.rows:
             break
         messages = await _deliver(feed, place, earlier, render, audience)
@@ -229,7 +244,7 @@ async def _deliver(
         now = await audience(batch)
         if now != place.listener:  # grown: count as the new audience from here
             place.listener = now
-            async with reading(), feed.sessionmaker() as db:
+            async with feed.fanout.reading(), feed.sessionmaker() as db:
                 place.cursor = await cursor_at(db, feed.stream, now, place.seen)
     visible = [row for row in batch.rows if visible_to(row, place.listener)]
     messages = await render(batch, visible) if visible else []
@@ -242,12 +257,24 @@ async def _deliver(
     return messages
 
 
-async def _start_position(feed: Feed, listener: Listener, after: int | None) -> tuple[int, int]:
-    """Where a listener starts: (the seq to read after, its cursor); None starts from now."""
-    async with reading(), feed.sessionmaker() as db:
-        if after is None:
-            seen = await last_seq(db, feed.stream)
-            return seen, await cursor_at(db, feed.stream, listener, seen)
+async def _start_position(
+    feed: Feed, hub: Hub, listener: Listener, after: int | None
+) -> tuple[int, int] | None:
+    """Where a listener starts: (the seq to read after, its cursor); None starts from now.
+    None when the hub has stopped (the stream ends; the browser comes back).
+
+    From the hub's addresses (no database read: thousands of pages connect at once), as of
+    the hub's last seq; what came since is in this stream's queue already. A cursor past the
+    hub's (a page built from rows the hub has yet to read, or a forged one) is placed by the
+    database, as before, so that nothing the page holds is pushed again."""
+    addresses = hub.addresses
+    if addresses is None:
+        return None
+    if after is None:
+        return addresses.seen, addresses.cursor(listener)
+    if after <= addresses.cursor(listener):
+        return addresses.position_of(listener, after)
+    async with feed.fanout.reading(), feed.sessionmaker() as db:
         return await position_of(db, feed.stream, listener, after)
 
 

@@ -6,13 +6,12 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import weakref
 
 from sqlalchemy import case
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from deaddrop.server.db.upsert import insert_for
-from deaddrop.server.live.fanout import reading
+from deaddrop.server.live.fanout import Turns
 from deaddrop.server.station.tabs.seen_models import StationTabSeen
 
 Sessions = async_sessionmaker[AsyncSession]
@@ -26,8 +25,8 @@ _log = logging.getLogger("deaddrop.server.live")
 class Looks:
     """The looks waiting to be written for one app, furthest journal position per look."""
 
-    def __init__(self, sessions: Sessions) -> None:
-        self.sessions = sessions
+    def __init__(self, sessions: Sessions, turns: Turns) -> None:
+        self.sessions, self.turns = sessions, turns
         self.waiting: dict[Look, int] = {}
         self.writing: asyncio.Task[None] | None = None
 
@@ -43,7 +42,7 @@ class Looks:
         while self.waiting:
             looks, self.waiting = self.waiting, {}
             try:
-                async with reading(shared=True), self.sessions() as db:
+                async with self.turns.reading(shared=True), self.sessions() as db:
                     await _upsert(db, looks)
             except Exception:  # a look lost shows a badge too many, nothing more
                 _log.exception("recording %d looks failed", len(looks))
@@ -72,19 +71,24 @@ async def _upsert(db: AsyncSession, looks: dict[Look, int]) -> None:
     await db.commit()
 
 
-_looks: weakref.WeakKeyDictionary[Sessions, dict[asyncio.AbstractEventLoop, Looks]] = (
-    weakref.WeakKeyDictionary()
-)
+class LookWriters:
+    """An app's looks writers (on `app.state`), one per event loop (a writer's task belongs
+    to its loop; a test may drive one app from several)."""
+
+    def __init__(self, sessions: Sessions, turns: Turns) -> None:
+        self.sessions, self.turns = sessions, turns
+        self.writers: dict[asyncio.AbstractEventLoop, Looks] = {}
+
+    def here(self) -> Looks:
+        """The looks writer of the running event loop."""
+        loop = asyncio.get_running_loop()
+        found = self.writers.get(loop)
+        if found is None:
+            for closed in [other for other in self.writers if other.is_closed()]:
+                del self.writers[closed]
+            found = self.writers[loop] = Looks(self.sessions, self.turns)
+        return found
 
 
-def looks_of(sessions: Sessions) -> Looks:
-    """The looks writer of the app whose sessions these are, in the running event loop (its
-    task belongs to that loop)."""
-    writers = _looks.setdefault(sessions, {})
-    loop = asyncio.get_running_loop()
-    found = writers.get(loop)
-    if found is None:
-        for closed in [other for other in writers if other.is_closed()]:
-            del writers[closed]
-        found = writers[loop] = Looks(sessions)
-    return found
+LOOKS_KEY = "live_looks"
+"""Where an app keeps its `LookWriters` in `app.state`."""

@@ -4,6 +4,8 @@ game's status and spectator link, and each new Floor message with its place in t
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import AsyncIterator
 from dataclasses import dataclass
 
 from sqlalchemy import select
@@ -11,7 +13,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from deaddrop.engine.station.channels import Channel
 from deaddrop.engine.station.state import State
-from deaddrop.server.live.fanout import Batch, reading
+from deaddrop.server.live.fanout import Batch, Turns, patiently
 from deaddrop.server.live.models import LiveEvent
 from deaddrop.server.station.chat.channels import PAGE
 from deaddrop.server.station.chat.models import StationMessage
@@ -20,6 +22,20 @@ from deaddrop.server.station.game.models import StationGame, StationSeat
 from deaddrop.server.station.game.store import load_state
 
 Sessions = async_sessionmaker[AsyncSession]
+
+
+@dataclass(frozen=True)
+class Reads:
+    """How live pages read the database: the app's sessions, taking turns (`fanout.Turns`)."""
+
+    sessions: Sessions
+    turns: Turns
+
+    @contextlib.asynccontextmanager
+    async def session(self, *, shared: bool = False) -> AsyncIterator[AsyncSession]:
+        """A short session in a turn of its own, or of the game's (`shared`)."""
+        async with self.turns.reading(shared=shared), self.sessions() as db:
+            yield db
 
 
 @dataclass(frozen=True)
@@ -55,9 +71,9 @@ class FloorPost:
     older: int | None
 
 
-async def game_now(sessions: Sessions, game_id: int) -> GameNow:
+async def game_now(reads: Reads, game_id: int) -> GameNow:
     """The game's status, link and seat holders, in one short session."""
-    async with reading(shared=True), sessions() as db:
+    async with reads.session(shared=True) as db:
         game = await db.get(StationGame, game_id)
         if game is None:
             return GameNow(None)
@@ -73,9 +89,9 @@ def is_floor_post(row: LiveEvent) -> bool:
     return row.kind == "message" and row.public and row.payload.get("channel") == "floor"
 
 
-async def floor_post(sessions: Sessions, game_id: int, message_id: int) -> FloorPost | None:
+async def floor_post(reads: Reads, game_id: int, message_id: int) -> FloorPost | None:
     """A Floor message and its place in the panel, in one short session (None: gone)."""
-    async with reading(shared=True), sessions() as db:
+    async with reads.session(shared=True) as db:
         message = await db.get(StationMessage, message_id)
         game = await db.get(StationGame, game_id)
         if message is None or game is None:
@@ -101,15 +117,21 @@ async def floor_post(sessions: Sessions, game_id: int, message_id: int) -> Floor
     return FloorPost(message, state, fits=True, older=newest[PAGE - 1] if shown > PAGE else None)
 
 
-async def now_of(batch: Batch, sessions: Sessions, game_id: int) -> GameNow:
+async def now_of(batch: Batch, reads: Reads, game_id: int) -> GameNow:
     """The game after this batch, read once for every page of this process."""
-    return await batch.once(("station-now", game_id), lambda: game_now(sessions, game_id))
+    return await batch.once(
+        ("station-now", game_id),
+        lambda: patiently(f"game {game_id} now", lambda: game_now(reads, game_id)),
+    )
 
 
 async def floor_post_of(
-    batch: Batch, sessions: Sessions, game_id: int, message_id: int
+    batch: Batch, reads: Reads, game_id: int, message_id: int
 ) -> FloorPost | None:
     """A Floor message of this batch, read once for every page of this process."""
     return await batch.once(
-        ("station-floor", message_id), lambda: floor_post(sessions, game_id, message_id)
+        ("station-floor", message_id),
+        lambda: patiently(
+            f"floor post {message_id}", lambda: floor_post(reads, game_id, message_id)
+        ),
     )

@@ -20,8 +20,8 @@ from deaddrop.server.live.fanout import Batch
 from deaddrop.server.live.models import LiveEvent
 from deaddrop.server.station.chat.view import message_json
 from deaddrop.server.station.game.access import GameContext
-from deaddrop.server.station.live.looks import looks_of
-from deaddrop.server.station.live.now import FloorPost, Sessions, floor_post_of, is_floor_post
+from deaddrop.server.station.live.looks import LookWriters
+from deaddrop.server.station.live.now import FloorPost, Reads, floor_post_of, is_floor_post
 from deaddrop.server.station.tabs.badges import CHAT_TABS, Reader, tabs_showing
 
 
@@ -38,7 +38,8 @@ class Page:
     tab: str
     zone: str
     templates: JinjaTemplateEngine
-    sessions: Sessions
+    reads: Reads
+    looks: LookWriters
 
 
 async def pushes(
@@ -58,13 +59,13 @@ async def pushes(
             continue
         if not is_floor_post(row):
             return None
-        post = await floor_post_of(batch, page.sessions, context.game.id, int(row.payload["id"]))
+        post = await floor_post_of(batch, page.reads, context.game.id, int(row.payload["id"]))
         if post is None or not post.fits:
             return None
         data = await batch.once(("floor-li", row.seq, page.zone), partial(_li, page, post))
         added.append(ServerSentEventMessage(data=data, event="append"))
     if added and context.user is not None and context.seat is not None:
-        looks_of(page.sessions).add(context.game.id, context.user.id, page.tab, rows[-1].seq)
+        page.looks.here().add(context.game.id, context.user.id, page.tab, rows[-1].seq)
     for tab, count in sorted(badges.items()):
         added.append(
             ServerSentEventMessage(data=json.dumps({"tab": tab, "add": count}), event="badge")

@@ -22,7 +22,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from deaddrop.server.accounts.auth import Me, Viewer
 from deaddrop.server.accounts.models import User
 from deaddrop.server.db.dependencies import DB
-from deaddrop.server.live.fanout import Batch, reading
+from deaddrop.server.live.fanout import Batch, fanout_of
 from deaddrop.server.live.journal import EVERYONE, Listener
 from deaddrop.server.live.models import LiveEvent
 from deaddrop.server.live.shutdown import shutdown_event
@@ -40,7 +40,8 @@ from deaddrop.server.station.game.access import (
 )
 from deaddrop.server.station.game.http import AnyRequest
 from deaddrop.server.station.game.models import StationGame, StationSeat
-from deaddrop.server.station.live.now import now_of
+from deaddrop.server.station.live.looks import LOOKS_KEY
+from deaddrop.server.station.live.now import Reads, now_of
 from deaddrop.server.station.live.pushes import Page, pushes
 from deaddrop.server.station.live.stream import stream_of
 from deaddrop.server.station.tabs.badges import Reader, tabs_showing
@@ -105,22 +106,22 @@ def _no_flashes(*_args: object, **_kwargs: object) -> list[object]:
 def page_renderer(request: AnyRequest, context: GameContext, tab: str, base: str) -> BatchRenderer:
     """What changed on the page for each batch of events the listener may see: fragments made
     once per audience (pushes.py), else its live part re-rendered for this reader."""
-    sessions: async_sessionmaker[AsyncSession] = request.app.state.sessionmaker
+    reads = reads_of(request)
     zone = context.game.time_zone if context.user is None else context.user.time_zone
     templates = request.app.template_engine
     assert isinstance(templates, JinjaTemplateEngine)
-    page = Page(context, tab, zone, templates, sessions)
+    page = Page(context, tab, zone, templates, reads, request.app.state[LOOKS_KEY])
 
     async def render(
         batch: Batch, rows: Sequence[LiveEvent]
     ) -> list[ServerSentEventMessage] | None:
-        now = await now_of(batch, sessions, context.game.id)
+        now = await now_of(batch, reads, context.game.id)
         if not now.still_theirs(context):
             return None  # end the stream: a reconnect is refused (404) and stops
         found = None if now.status == "over" else await pushes(batch, page, rows)
         if found is not None:
             return found
-        async with reading(), sessions() as db:
+        async with reads.session() as db:
             fresh = await _fresh_context(db, context)
             if fresh is None:
                 return None
@@ -138,13 +139,18 @@ def page_renderer(request: AnyRequest, context: GameContext, tab: str, base: str
     return render
 
 
+def reads_of(request: AnyRequest) -> Reads:
+    """How the app's live pages read the database."""
+    return Reads(request.app.state.sessionmaker, fanout_of(request.app).turns)
+
+
 def page_audience(request: AnyRequest, context: GameContext) -> BatchAudience:
     """Who the page's listener reads as now: its seat, or every event once the game is over
     (S26); read once per batch for every page of the game in this process."""
-    sessions: async_sessionmaker[AsyncSession] = request.app.state.sessionmaker
+    reads = reads_of(request)
 
     async def audience(batch: Batch) -> Listener:
-        now = await now_of(batch, sessions, context.game.id)
+        now = await now_of(batch, reads, context.game.id)
         if context.seat is None or not now.still_theirs(context):
             return listener_of(context)  # gone: the renderer ends the stream
         return EVERYONE if now.status == "over" else context.seat
@@ -158,7 +164,8 @@ def page_stream(
     """The SSE messages of one open game page (its ids: the listener's cursor)."""
     channels = request.app.plugins.get(ChannelsPlugin)
     sessionmaker: async_sessionmaker[AsyncSession] = request.app.state.sessionmaker
-    feed = Feed(channels, sessionmaker, stream_of(context.game.public_id))
+    fanout = fanout_of(request.app)
+    feed = Feed(channels, sessionmaker, stream_of(context.game.public_id), fanout)
     render = page_renderer(request, context, tab, base)
     audience = page_audience(request, context)
     stop = shutdown_event(request.app)
