@@ -23,7 +23,7 @@ from deaddrop.engine.cards import (
     legal_actions,
 )
 from deaddrop.server.cards.models import CardsSeat, CardsTable
-from deaddrop.server.cards.table_state import load_state
+from deaddrop.server.cards.table_state import load_actions, load_state
 from tests.server.visitor import Visitor, csrf_token_in
 
 T = TypeVar("T")
@@ -89,6 +89,18 @@ def state_of(run_db: RunDb, table_id: str) -> State:
 
     state: State = run_db(fetch)
     return state
+
+
+def actions_of(run_db: RunDb, table_id: str) -> list[Action]:
+    """The table's action log as stored now."""
+
+    async def fetch(db: AsyncSession) -> list[Action]:
+        table = await db.scalar(select(CardsTable).where(CardsTable.public_id == table_id))
+        assert table is not None
+        return await load_actions(db, table)
+
+    actions: list[Action] = run_db(fetch)
+    return actions
 
 
 def fields_for(action: Action) -> dict[str, str]:
