@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 
+import pytest
 from alembic.script import ScriptDirectory
 from sqlalchemy import inspect
 
@@ -16,6 +17,7 @@ from deaddrop.server.db.migrate import (
     pending_changes,
     upgrade_head,
 )
+from deaddrop.server.db.migrations import numbered
 from tests.server.conftest import Database
 
 
@@ -69,3 +71,10 @@ def _head() -> str:
     head = ScriptDirectory.from_config(alembic_config()).get_current_head()
     assert head is not None
     return head
+
+
+def test_a_migration_reads_its_revision_and_the_one_before_from_its_file_name() -> None:
+    assert numbered("/x/versions/0001_accounts.py") == ("0001", None)
+    assert numbered("0010_practice_games.py") == ("0010", "0009")
+    with pytest.raises(ValueError, match=r"NNNN_slug\.py"):
+        numbered("/x/versions/abc_practice.py")

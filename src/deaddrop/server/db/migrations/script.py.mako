@@ -5,9 +5,9 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
+from deaddrop.server.db.migrations import numbered
 ${imports if imports else ""}
-revision: str = ${repr(up_revision)}
-down_revision: str | None = ${repr(down_revision)}
+revision, down_revision = numbered(__file__)
 
 
 def upgrade() -> None:

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from deaddrop.server.db.migrations import schema
+from deaddrop.server.db.migrations import numbered, schema
 
-revision: str = "0004"
-down_revision: str | None = "0003"
+revision, down_revision = numbered(__file__)
 
 
 upgrade, downgrade = schema.creating(

@@ -5,10 +5,9 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-from deaddrop.server.db.migrations import schema
+from deaddrop.server.db.migrations import numbered, schema
 
-revision: str = "0008"
-down_revision: str | None = "0007"
+revision, down_revision = numbered(__file__)
 
 
 def upgrade() -> None:

@@ -10,10 +10,9 @@ from __future__ import annotations
 
 from alembic import op
 
-from deaddrop.server.db.migrations import schema
+from deaddrop.server.db.migrations import numbered, schema
 
-revision: str = "0009"
-down_revision: str | None = "0008"
+revision, down_revision = numbered(__file__)
 
 
 TABLES = [

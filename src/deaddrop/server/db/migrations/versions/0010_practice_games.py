@@ -3,10 +3,9 @@ accounts that practise before signing up (`users.guest`)."""
 
 from __future__ import annotations
 
-from deaddrop.server.db.migrations import schema
+from deaddrop.server.db.migrations import numbered, schema
 
-revision: str = "0010"
-down_revision: str | None = "0009"
+revision, down_revision = numbered(__file__)
 
 
 def upgrade() -> None:
