@@ -27,6 +27,7 @@ from deaddrop.bots.station.belief_factors import (
     Marginals,
     Posterior,
     VisitFact,
+    Weights,
     content_factor,
     honest_weight,
     lie_weight,
@@ -37,7 +38,8 @@ from deaddrop.bots.station.belief_subsets import StationDeal
 from deaddrop.bots.station.likelihood import NEUTRAL, RING, STATION, faction_of_label, label
 from deaddrop.engine.station.roles import FACTION
 
-Weights = dict[str, dict[str, float]]
+RingDeals = list[tuple[float, tuple[str, ...]]]
+"""Each way to deal the Ring roles to a Ring set: (product of unary weights, roles)."""
 
 
 def exact_posterior(ev: Evidence) -> Posterior:
@@ -189,7 +191,7 @@ class _Branch:
     def _ring_set(
         self,
         ring: tuple[str, ...],
-        terms: list[tuple[float, tuple[str, ...]]],
+        terms: RingDeals,
         inner: float,
         sums: Weights,
     ) -> float:
@@ -247,7 +249,7 @@ class _Branch:
     def _coupled(
         self,
         ring: tuple[str, ...],
-        terms: list[tuple[float, tuple[str, ...]]],
+        terms: RingDeals,
         d: str,
         w: float,
         station: float,
@@ -264,9 +266,7 @@ class _Branch:
                 sums[p][r] = sums[p].get(r, 0.0) + x * station
         return placed_total
 
-    def _ring_terms(
-        self, ring: tuple[str, ...]
-    ) -> tuple[list[tuple[float, tuple[str, ...]]], float]:
+    def _ring_terms(self, ring: tuple[str, ...]) -> tuple[RingDeals, float]:
         """(product of unary weights, roles) for each way to deal the Ring roles within R, and
         their sum."""
         terms = []

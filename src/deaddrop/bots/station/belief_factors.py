@@ -22,6 +22,9 @@ SELF_VISITORS = frozenset(r for r, t in TARGETING.items() if t is Targeting.ANY)
 
 
 Marginals = dict[str, dict[str, float]]
+"""Each player's probability of each role."""
+Weights = dict[str, dict[str, float]]
+"""Each player's unnormalised weight of each role (the engines' sums before the total)."""
 
 
 class Posterior(NamedTuple):

@@ -11,11 +11,11 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from deaddrop.bots.station.belief_evidence import Evidence
+from deaddrop.bots.station.belief_factors import Weights
 from deaddrop.bots.station.likelihood import NEUTRAL, RING, STATION
 from deaddrop.engine.station.roles import FACTION
 
 PairTable = dict[tuple[str, str], float]
-Weights = dict[str, dict[str, float]]
 
 
 def fold_pairs(

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 
-Weights = dict[str, dict[str, float]]
+from deaddrop.bots.station.belief_factors import Weights
 
 
 def subset_sums(rows: Sequence[Sequence[float]], m: int) -> dict[int, float]:
