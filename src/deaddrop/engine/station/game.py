@@ -200,8 +200,7 @@ def check_saves(state: State, saves: DayInput) -> Saved:
             ):
                 _check_whisper(state, sender, recipient, text, count)
             sent[sender] = count + 1
-            whisper = None if text else _TEXTLESS.get((day, sender, recipient))
-            sent_whispers.append(whisper or _new_whisper_record(day, sender, recipient, text))
+            sent_whispers.append(_whisper_record(day, sender, recipient, text))
             index += 1
     except IllegalAction as error:
         raise BatchRefused(index, error) from None
@@ -216,11 +215,14 @@ immutable, so one is as good as an equal new one (as `ABILITY_ON`), and every wh
 scenario has no text. At most 10 days by 10 by 10 seats (S6, S1)."""
 
 
-def _new_whisper_record(day: int, sender: int, recipient: int, text: str) -> Whisper:
-    """A new whisper record, kept in `_TEXTLESS` when it has no text."""
-    whisper = _new_whisper(day, sender, recipient, text)
-    if not text:
-        _TEXTLESS[day, sender, recipient] = whisper
+def _whisper_record(day: int, sender: int, recipient: int, text: str) -> Whisper:
+    """The whisper record of this day, sender, recipient and text; a text-less one made once."""
+    if text:
+        return _new_whisper(day, sender, recipient, text)
+    key = (day, sender, recipient)
+    whisper = _TEXTLESS.get(key)
+    if whisper is None:
+        whisper = _TEXTLESS[key] = _new_whisper(day, sender, recipient, "")
     return whisper
 
 
@@ -244,7 +246,7 @@ def _send(
     count = sent.get(seat, 0)
     _check_whisper(state, seat, recipient, text, count)
     sent[seat] = count + 1
-    whispers.append(_new_whisper(state.day, seat, recipient, text))
+    whispers.append(_whisper_record(state.day, seat, recipient, text))
 
 
 def _check_whisper(state: State, seat: int, recipient: int, text: str, count: int) -> None:
