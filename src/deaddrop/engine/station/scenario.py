@@ -8,9 +8,9 @@ from typing import Any
 from deaddrop.engine.core.errors import IllegalAction
 from deaddrop.engine.station.cable import result_json
 from deaddrop.engine.station.codec import is_pairs
-from deaddrop.engine.station.game import BatchRefused, check_saves, with_saves
 from deaddrop.engine.station.pouch import advance
 from deaddrop.engine.station.roles import FACTION
+from deaddrop.engine.station.saves import BatchRefused, check_saves, with_saves
 from deaddrop.engine.station.setup import setup_from_deal, start
 from deaddrop.engine.station.state import (
     ABILITY_ON,
