@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from deaddrop.engine.core.events import Event
 from deaddrop.engine.core.records import builder
 from deaddrop.engine.station import roles as R
@@ -52,7 +50,7 @@ def detain(res: Resolution) -> None:
     # S14: nothing cancels a detention, so it resolves before every other block.
     for interrogator, target in res.acting(R.INTERROGATOR):
         if res.kinds[target] is not None:
-            res.cancelled.add(target)
+            res.cancelled = frozenset([target])
         res.detained, res.interrogator = target, interrogator
         return
 
@@ -63,20 +61,22 @@ def distract(res: Resolution) -> None:
         if res.kinds[target] is not None:
             # S15: a distracted Interrogator's Operation is cancelled too (so it is no visit,
             # S13), but its detention already resolved at step 2 and stands.
-            res.cancelled.add(target)
+            res.cancelled = res.cancelled.union([target])
     res.settle()  # no step after this one cancels anything
 
 
 def frame(res: Resolution) -> None:
     """Step 4: the Forger's target reads COMPROMISED to an Analyst this Pouch (S16)."""
-    for _, target in res.by_kind.get(R.FORGER, ()):
-        res.framed.add(target)
+    forgers = res.by_kind.get(R.FORGER)
+    if forgers:
+        res.framed = frozenset([target for _, target in forgers])
 
 
 def shelter(res: Resolution) -> None:
     """Step 5: the Keeper's target is protected from liquidation (S17)."""
-    for _, target in res.by_kind.get(R.SAFEHOUSE_KEEPER, ()):
-        res.sheltered.add(target)
+    keepers = res.by_kind.get(R.SAFEHOUSE_KEEPER)
+    if keepers:
+        res.sheltered = frozenset([target for _, target in keepers])
 
 
 def liquidate(res: Resolution) -> None:
@@ -87,7 +87,7 @@ def liquidate(res: Resolution) -> None:
     target = order.target
     if target in res.sheltered:
         # S18: the Keeper learns their safehouse was needed, also when the target was detained.
-        res.notes.extend(
+        res.notes = tuple(
             [
                 (keeper, _new_result("safehouse_needed", target, None))
                 for keeper, sheltered in res.by_kind[R.SAFEHOUSE_KEEPER]
@@ -215,21 +215,6 @@ def check_win(res: Resolution) -> None:
     res.winner = check_victory(res.state.seats, res.alive, last_pouch=res.state.day >= R.LAST_DAY)
 
 
-STEPS: tuple[Callable[[Resolution], None], ...] = (
-    detain,
-    distract,
-    frame,
-    shelter,
-    liquidate,
-    inform,
-    spread_rumor,
-    tribunal,
-    apply_deaths,
-    check_win,
-)
-"""Steps 2–11 of S20, in order; step 1 is `lock`, step 12 is `publish`."""
-
-
 def resolve_pouch(state: State) -> tuple[State, tuple[Event, ...]]:
     """Resolve the day at its deadline: the next state and every event with its audience."""
     new_state = advance(state)
@@ -239,12 +224,23 @@ def resolve_pouch(state: State) -> tuple[State, tuple[Event, ...]]:
 def advance(state: State, saved: Saved | None = None) -> State:
     """Steps 1–12 without building event payloads: the adjudicator's fast path.
 
-    `saved`: the day's saves when they are not in `state` yet (`game.check_saves`), so that
+    `saved`: the day's saves when they are not in `state` yet (`saves.check_saves`), so that
     a scenario's day makes no State between its saves and its Pouch.
     """
+    # Step 1 is `lock`, steps 2-11 below in S20's order, step 12 `publish`. Each called at
+    # its own line: one loop over the steps would be one call site for ten functions, which
+    # the interpreter cannot specialize, and this runs at every Pouch.
     res = lock(state, saved)
-    for step in STEPS:
-        step(res)
+    detain(res)
+    distract(res)
+    frame(res)
+    shelter(res)
+    liquidate(res)
+    inform(res)
+    spread_rumor(res)
+    tribunal(res)
+    apply_deaths(res)
+    check_win(res)
     return publish(res)
 
 
@@ -259,7 +255,7 @@ def private_results(
         interrogator, detainee = interrogation
         by_seat.setdefault(interrogator, []).append(_new_result("interrogation", detainee, None))
         by_seat.setdefault(detainee, []).append(_new_result("interrogation", interrogator, None))
-    for seat, result in res.notes + res.readings:
+    for seat, result in [*res.notes, *res.readings]:
         by_seat.setdefault(seat, []).append(result)
     return tuple([(seat, tuple(results)) for seat, results in sorted(by_seat.items())])
 
@@ -287,7 +283,7 @@ def publish(res: Resolution) -> State:
         res.operations,  # operations
         state.order_holder,  # order_holder
         res.liquidation,  # liquidation
-        frozenset(res.cancelled),  # cancelled
+        res.cancelled,  # cancelled
         res.detained,  # detained
         interrogation,  # interrogation
         res.living,  # living
