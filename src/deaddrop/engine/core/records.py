@@ -73,8 +73,9 @@ def _unfrozen_twin(cls: type) -> type | None:
     if cls.__bases__ != (object,):
         return None
     twin = type(f"_Unfrozen{cls.__name__}", (), {"__slots__": cls.__dict__["__slots__"]})
+    probe: Any = object.__new__(twin)
     try:
-        object.__new__(twin).__class__ = cls
+        probe.__class__ = cls
     except TypeError:  # not the same layout after all: the slot setters will do
         return None
     return twin

@@ -13,14 +13,10 @@ from deaddrop.engine.station.cable import death_json, reveal_json, vote_json
 from deaddrop.engine.station.claims import check_post_claims
 from deaddrop.engine.station.pouch import resolve_pouch
 from deaddrop.engine.station.roles import is_ring
-from deaddrop.engine.station.saves import (
-    BatchRefused,
-    check_saves,
-    check_whisper,
-    sent_today,
-    whisper_record,
-    with_saves,
-)
+from deaddrop.engine.station.saves import BatchRefused as BatchRefused  # importable from here
+from deaddrop.engine.station.saves import check_saves as check_saves
+from deaddrop.engine.station.saves import check_whisper, sent_today, whisper_record
+from deaddrop.engine.station.saves import with_saves as with_saves
 from deaddrop.engine.station.setup import Setup, start
 from deaddrop.engine.station.state import (
     ABILITY_ON,
