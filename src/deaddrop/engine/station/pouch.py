@@ -40,6 +40,9 @@ _SILENT_DEATHS: dict[tuple[int, int, tuple[str, ...]], Death] = {}
 days, three sets of causes at most."""
 _new_record = builder(PouchRecord)
 _new_state = builder(State)
+_NOTHING_SAVED = tuple([(None,) * count for count in range(R.MAX_PLAYERS + 1)])
+_NOBODY_DONE = tuple([(False,) * count for count in range(R.MAX_PLAYERS + 1)])
+"""A new day's saves and done marks at each table size, made once rather than at each Pouch."""
 
 # Each step fills in its part of the Resolution that `lock` made (see resolution.py for why it
 # is mutable); none reads a part a later step fills in.
@@ -166,20 +169,20 @@ def spread_rumor(res: Resolution) -> None:
 def tribunal(res: Resolution) -> None:
     """Step 9: the unique leader with at least ceil(L/3) votes is recalled (S21)."""
     votes, alive, living = res.votes, res.state.alive, res.living
-    counts: dict[int, int] = {}
+    counts = [0] * len(alive)  # per seat: a list, counted and searched by builtins
     for voter in living:
         choice = votes[voter]
         # S7: no saved vote is Abstain; S21: Abstain never leads.
         if choice is not None and choice != ABSTAIN and alive[choice]:
-            counts[choice] = counts[choice] + 1 if choice in counts else 1
-    abstain = len(living) - sum(counts.values())
+            counts[choice] += 1
+    cast = sum(counts)
     res.threshold = threshold = tribunal_threshold(len(living))
-    if counts:
-        top = max(counts.values())
-        # S21: a unique leader with at least the threshold; a tie at the top recalls nobody.
-        if top >= threshold and list(counts.values()).count(top) == 1:
-            res.recalled = max(counts, key=counts.__getitem__)
-    res.tally, res.abstain = tuple(sorted(counts.items())), abstain
+    top = max(counts)
+    # S21: a unique leader with at least the threshold; a tie at the top recalls nobody.
+    if top and top >= threshold and counts.count(top) == 1:
+        res.recalled = counts.index(top)
+    res.abstain = len(living) - cast
+    res.tally = tuple([(seat, votes_for) for seat, votes_for in enumerate(counts) if votes_for])
 
 
 def tribunal_threshold(living: int) -> int:
@@ -305,11 +308,11 @@ def publish(res: Resolution) -> State:
         res.rng,  # rng
         state.day if over else state.day + 1,  # day
         res.alive,  # alive
-        (None,) * count,  # operations
-        (None,) * count,  # votes
+        _NOTHING_SAVED[count],  # operations
+        _NOTHING_SAVED[count],  # votes
         (),  # whispers
         state.final_cables,  # final_cables
-        (False,) * count,  # done
+        _NOBODY_DONE[count],  # done
         holder,  # order_holder
         res.detained,  # last_detained
         interrogation,  # interrogation
