@@ -84,9 +84,9 @@ def test_check_saves_gives_what_save_day_saves() -> None:
 
 @pytest.mark.parametrize("winner", [None, "ring"])
 def test_check_saves_refuses_every_operation_check_ability_refuses(winner: str | None) -> None:
-    """The usual Operation passes check_saves in one inline test: for every seat on every
-    target, at a table with burned players and a detainee from yesterday (S8, S9, S24), it
-    passes exactly when check_ability_at passes, and is refused with the same rule."""
+    """For every seat on every target, at a table with burned players and a detainee from
+    yesterday (S8, S9, S24), check_saves passes an Operation exactly when check_ability_at
+    does, and refuses it with the same rule and the save's index."""
     fresh = start(Setup(tuple(f"p{i}" for i in range(10)), 4))
     interrogator = next(s.index for s in fresh.seats if s.role == "interrogator")
     alive = tuple(seat not in (2, 7) for seat in range(10))
