@@ -15,6 +15,7 @@ from deaddrop.engine.station.state import (
     Result,
     Rumor,
     State,
+    Whisper,
 )
 from deaddrop.engine.station.victory import check_victory, next_order_holder
 
@@ -45,7 +46,8 @@ _NOBODY_DONE = tuple([(False,) * count for count in range(R.MAX_PLAYERS + 1)])
 """A new day's saves and done marks at each table size, made once rather than at each Pouch."""
 
 # Each step fills in its part of the Resolution that `lock` made (see resolution.py for why it
-# is mutable); none reads a part a later step fills in.
+# is mutable); none reads a part a later step fills in. Where a step runs at every Pouch, a
+# plain loop rather than a comprehension: Python 3.11 makes a function for each one it runs.
 
 
 def detain(res: Resolution) -> None:
@@ -116,12 +118,20 @@ def inform(res: Resolution) -> None:
             if kind == R.ANALYST:
                 value = _reading(res, target)
             elif kind == R.FIELD_AGENT:  # S19: whispers sent plus received that day
-                value = sum([(w.sender == target) + (w.recipient == target) for w in res.whispers])
+                value = _whispers_of(res.whispers, target)
             else:
                 visits = _visits(res) if visits is None else visits
                 # Shadow: whom the target visited (None: home); Watcher: who visited the target.
                 value = visits[target] if kind == R.SHADOW else _visitors(res, visits, seat, target)
             readings.append((seat, _new_result(kind, target, value)))
+
+
+def _whispers_of(whispers: tuple[Whisper, ...], seat: int) -> int:
+    """S19: the whispers a seat sent plus those it received that day."""
+    count = 0
+    for whisper in whispers:
+        count += (whisper.sender == seat) + (whisper.recipient == seat)
+    return count
 
 
 _INFORMATION = frozenset({R.ANALYST, R.WATCHER, R.SHADOW, R.FIELD_AGENT})
@@ -182,7 +192,11 @@ def tribunal(res: Resolution) -> None:
     if top and top >= threshold and counts.count(top) == 1:
         res.recalled = counts.index(top)
     res.abstain = len(living) - cast
-    res.tally = tuple([(seat, votes_for) for seat, votes_for in enumerate(counts) if votes_for])
+    tally = []
+    for seat, votes_for in enumerate(counts):
+        if votes_for:
+            tally.append((seat, votes_for))
+    res.tally = tuple(tally)
 
 
 def tribunal_threshold(living: int) -> int:
@@ -252,7 +266,11 @@ def private_results(
 ) -> tuple[tuple[int, tuple[Result, ...]], ...]:
     """Per seat: interrogation, then safehouse_needed, then the role result (S14, S18, S19)."""
     if interrogation is None and not res.notes:  # the usual Pouch: one reading a seat at most
-        return tuple(sorted([(seat, (result,)) for seat, result in res.readings]))
+        usual = []
+        for seat, result in res.readings:
+            usual.append((seat, (result,)))
+        usual.sort()
+        return tuple(usual)
     by_seat: dict[int, list[Result]] = {}
     if interrogation is not None:
         interrogator, detainee = interrogation

@@ -176,8 +176,9 @@ def _pouch_json(table: SeatNames, record: PouchRecord) -> JSON:
     # Plain loops rather than comprehensions: each comprehension is a function made and
     # called, and a Pouch's JSON is a few small ones.
     names, factions = table.codenames, table.factions
-    tally = [(names[seat], n) for seat, n in record.tally]
-    tally.append(("abstain", record.abstain))
+    tally = [("abstain", record.abstain)]
+    for seat, n in record.tally:
+        tally.append((names[seat], n))
     tally.sort()
     deaths = []
     for death in record.deaths:
@@ -189,7 +190,10 @@ def _pouch_json(table: SeatNames, record: PouchRecord) -> JSON:
         deaths.sort(key=_by_codename)
     results = []
     for seat, seat_results in record.results:
-        results.append((names[seat], [result_json(names, result) for result in seat_results]))
+        if len(seat_results) == 1:  # the usual seat: one result, no comprehension run for it
+            results.append((names[seat], [result_json(names, seat_results[0])]))
+        else:
+            results.append((names[seat], [result_json(names, result) for result in seat_results]))
     results.sort()  # by codename: codenames are distinct, so no two are compared further
     return {
         "day": record.day,
