@@ -66,7 +66,7 @@ def _compile_builder(cls: type) -> Callable[..., Any]:
 
 def _unfrozen_twin(cls: type) -> type | None:
     """A class with the very slots of the slotted record class `cls` and no frozen
-    `__setattr__`, so that a builder stores each field with a plain attribute store (a fifth of
+    `__setattr__`, so that a builder stores each field with a plain attribute store (a third of
     the cost of calling each slot's setter) and then sets the object's class to `cls`: Python
     allows that between two classes of the same layout, and the object is then a `cls` like
     any other (frozen from then on). None when `cls` has a base with a layout of its own."""
