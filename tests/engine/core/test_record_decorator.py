@@ -36,3 +36,14 @@ def test_the_engines_actions_are_records(made: object) -> None:
     params = type(made).__dataclass_params__  # type: ignore[attr-defined]
     assert params.frozen and "__slots__" in type(made).__dict__
     assert pickle.loads(pickle.dumps(made)) == made
+
+
+def test_a_built_record_is_a_record_of_its_class() -> None:
+    """`builder` stores the slots in an unfrozen twin and then gives the object its class: the
+    result is the record `cls(...)` makes, frozen, and no twin is ever seen."""
+    built = builder(Pair)(1, (2,))
+    assert type(built) is Pair and built == Pair(1, (2,)) and hash(built) == hash(Pair(1, (2,)))
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        built.left = 2  # type: ignore[misc]
+    assert pickle.loads(pickle.dumps(built)) == built and not hasattr(built, "__dict__")
+    assert type(evolve(built, right=(3,))) is Pair

@@ -6,6 +6,7 @@ import pytest
 
 from deaddrop.bots.station.random_bot import random_game
 from deaddrop.engine.core.errors import IllegalAction
+from deaddrop.engine.core.records import evolve
 from deaddrop.engine.station import actions as A
 from deaddrop.engine.station import apply, start
 from deaddrop.engine.station.game import (
@@ -17,7 +18,7 @@ from deaddrop.engine.station.game import (
 )
 from deaddrop.engine.station.pouch import advance, resolve_pouch
 from deaddrop.engine.station.setup import Setup
-from deaddrop.engine.station.state import ABILITY_ON, ABSTAIN, Whisper
+from deaddrop.engine.station.state import ABILITY_ON, ABSTAIN, Ability, Whisper
 
 
 @pytest.mark.parametrize("players,seed", [(6, 1), (7, 2), (8, 3), (9, 4), (10, 5), (10, 6)])
@@ -79,3 +80,30 @@ def test_check_saves_gives_what_save_day_saves() -> None:
     assert with_saves(state, saved) == save_day(state, operations, votes, whispers)
     again = check_saves(state, (operations, votes, whispers))  # shared records, equal to new ones
     assert again[2] == saved[2] == tuple(Whisper(1, s, r, text) for s, r, text in whispers)
+
+
+@pytest.mark.parametrize("winner", [None, "ring"])
+def test_check_saves_refuses_every_operation_check_ability_refuses(winner: str | None) -> None:
+    """For every seat on every target, at a table with burned players and a detainee from
+    yesterday (S8, S9, S24), check_saves passes an Operation exactly when check_ability_at
+    does, and refuses it with the same rule and the save's index."""
+    fresh = start(Setup(tuple(f"p{i}" for i in range(10)), 4))
+    interrogator = next(s.index for s in fresh.seats if s.role == "interrogator")
+    alive = tuple(seat not in (2, 7) for seat in range(10))
+    detained = 5 if interrogator != 5 else 6
+    state = evolve(fresh, day=3, alive=alive, last_detained=detained, winner=winner)
+    assert interrogator not in (2, 7)  # the seed keeps the Interrogator alive
+    for seat in range(-1, 11):
+        for target in range(-1, 11):
+            operation = Ability(target)
+            try:
+                A.check_ability_at(state, seat, target)
+                expected: str | None = None
+            except IllegalAction as error:
+                expected = error.code
+            try:
+                saved = check_saves(state, ([(seat, operation)], [], []))
+                assert expected is None, (seat, target)
+                assert saved[0][seat] == operation
+            except BatchRefused as refused:
+                assert (refused.code, refused.index) == (expected, 0), (seat, target)

@@ -4,9 +4,10 @@
 A frozen dataclass's generated __init__ sets every field through `object.__setattr__`: about
 1,000 machine instructions a field, 16,000 for the Station State, paid on every save and every
 Pouch. `builder` writes, once per class (as dataclasses writes __init__), a constructor that
-stores the same values without it: for a class without slots, the whole instance __dict__ in
-one store (about a tenth of the cost); with slots, each slot's own setter (about three
-quarters). The records it makes are the very objects `cls(...)` makes: equal, hashable, frozen.
+stores the same values without it: with slots, a plain store into each slot of an unfrozen
+twin of the class, which then becomes the class itself (about a tenth of the cost); without
+slots, the whole instance __dict__ in one store (as much, but three times the memory). The
+records it makes are the very objects `cls(...)` makes: equal, hashable, frozen.
 """
 
 from __future__ import annotations
@@ -41,18 +42,43 @@ def _compile_builder(cls: type) -> Callable[..., Any]:
         return cls
     namespace: dict[str, Any] = {"new": object.__new__, "set_attribute": object.__setattr__}
     namespace["cls"] = cls
-    lines = [f"def build({', '.join(names)}):", "    record = new(cls)"]
-    if "__slots__" in cls.__dict__:
+    lines = [f"def build({', '.join(names)}):"]
+    twin = _unfrozen_twin(cls) if "__slots__" in cls.__dict__ else None
+    if twin is not None:  # plain slot stores into the twin, then the object becomes a `cls`
+        namespace["twin"] = twin
+        lines.append("    record = new(twin)")
+        lines.extend(f"    record.{name} = {name}" for name in names)
+        lines.append("    record.__class__ = cls")
+    elif "__slots__" in cls.__dict__:
+        lines.append("    record = new(cls)")
         for name in names:  # each slot's own setter: no name lookup
             namespace[f"set_{name}"] = cls.__dict__[name].__set__
             lines.append(f"    set_{name}(record, {name})")
     else:  # the whole __dict__ in one store: a dict display is built in one instruction
         fields_dict = ", ".join(f"{name!r}: {name}" for name in names)
+        lines.append("    record = new(cls)")
         lines.append(f"    set_attribute(record, '__dict__', {{{fields_dict}}})")
     lines.append("    return record")
     exec("\n".join(lines), namespace)
     build: Callable[..., Any] = namespace["build"]
     return build
+
+
+def _unfrozen_twin(cls: type) -> type | None:
+    """A class with the very slots of the slotted record class `cls` and no frozen
+    `__setattr__`, so that a builder stores each field with a plain attribute store (a third of
+    the cost of calling each slot's setter) and then sets the object's class to `cls`: Python
+    allows that between two classes of the same layout, and the object is then a `cls` like
+    any other (frozen from then on). None when `cls` has a base with a layout of its own."""
+    if cls.__bases__ != (object,):
+        return None
+    twin = type(f"_Unfrozen{cls.__name__}", (), {"__slots__": cls.__dict__["__slots__"]})
+    probe: Any = object.__new__(twin)
+    try:
+        probe.__class__ = cls
+    except TypeError:  # not the same layout after all: the slot setters will do
+        return None
+    return twin
 
 
 def evolve(record: T, **changes: Any) -> T:

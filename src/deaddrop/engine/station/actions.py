@@ -6,11 +6,11 @@ from deaddrop.engine.core.errors import IllegalAction
 from deaddrop.engine.core.records import record
 from deaddrop.engine.station.roles import (
     INTERROGATOR,
+    RING_ROLES,
     TARGETING,
     TEXT_LIMIT,
     WHISPERS_PER_DAY,
     Targeting,
-    is_ring,
 )
 from deaddrop.engine.station.state import ABSTAIN, State
 
@@ -125,6 +125,15 @@ def check_living(state: State, target: int, rule: str = "S8") -> None:
     raise IllegalAction(rule, f"{state.seats[target].codename} is not a living player")
 
 
+ABILITY_ROLES = frozenset([role for role, aim in TARGETING.items() if aim is not Targeting.NONE])
+"""The roles with an ability of their own: all but the Ringleader (S9)."""
+SELF_AIMING_ROLES = frozenset([role for role, aim in TARGETING.items() if aim is Targeting.ANY])
+"""The roles whose ability may name their own player (S9).
+
+Both read once, for a membership test: an Enum member read from its class (`Targeting.NONE`)
+costs as much as the rest of a save's checks together."""
+
+
 def check_ability(state: State, action: SaveOperation) -> None:
     """A role's own Operation: who it may name (S9)."""
     check_ability_at(state, action.seat, action.target)
@@ -138,12 +147,11 @@ def check_ability_at(state: State, seat: int, target: int) -> None:
     if state.winner is not None or not (0 <= seat < len(alive) and alive[seat]):
         check_actor(state, seat)
     role = state.seats[seat].role
-    targeting = TARGETING[role]
-    if targeting is Targeting.NONE:
+    if role not in ABILITY_ROLES:
         raise IllegalAction("S9", "the Ringleader has no ability of its own; file the Ring order")
     if not (0 <= target < len(alive) and alive[target]):
         check_living(state, target)
-    if targeting is Targeting.OTHER and target == seat:
+    if target == seat and role not in SELF_AIMING_ROLES:
         raise IllegalAction("S9", f"the {role.replace('_', ' ')} must name another player")
     if role == INTERROGATOR and target == state.last_detained:
         # S9: not the player this Interrogator detained at the previous Pouch.
@@ -167,10 +175,10 @@ def check_order_at(state: State, seat: int, target: int, performer: int) -> None
     if seat != state.order_holder:
         raise IllegalAction("S10", "only the order-holder can file the Ring order")
     check_living(state, target)
-    if is_ring(state.seats[target].role):
+    if state.seats[target].role in RING_ROLES:
         raise IllegalAction("S10", "the order's target must not be a Ring member")
     check_living(state, performer)
-    if not is_ring(state.seats[performer].role):
+    if state.seats[performer].role not in RING_ROLES:
         raise IllegalAction("S10", "the performer must be a living Ring member")
 
 

@@ -7,17 +7,19 @@ from typing import TypeVar
 
 from deaddrop.engine.core.errors import IllegalAction
 from deaddrop.engine.core.events import Audience, Event
-from deaddrop.engine.core.records import builder, evolve
+from deaddrop.engine.core.records import evolve
 from deaddrop.engine.station import actions as A
 from deaddrop.engine.station.cable import death_json, reveal_json, vote_json
 from deaddrop.engine.station.claims import check_post_claims
 from deaddrop.engine.station.pouch import resolve_pouch
-from deaddrop.engine.station.resolution import Saved
-from deaddrop.engine.station.roles import WHISPERS_PER_DAY, is_ring
+from deaddrop.engine.station.roles import is_ring
+from deaddrop.engine.station.saves import BatchRefused as BatchRefused  # importable from here
+from deaddrop.engine.station.saves import check_saves as check_saves
+from deaddrop.engine.station.saves import check_whisper, sent_today, whisper_record
+from deaddrop.engine.station.saves import with_saves as with_saves
 from deaddrop.engine.station.setup import Setup, start
 from deaddrop.engine.station.state import (
     ABILITY_ON,
-    ABSTAIN,
     Death,
     Operation,
     Order,
@@ -74,14 +76,6 @@ def apply(state: State, action: A.Action) -> Transition:
     raise TypeError(f"not a Station action: {action!r}")
 
 
-class BatchRefused(IllegalAction):
-    """An action of a batch broke a rule; `index` says which one (nothing was applied)."""
-
-    def __init__(self, index: int, error: IllegalAction) -> None:
-        super().__init__(error.code, error.message)
-        self.index = index
-
-
 def apply_day(state: State, actions: Sequence[A.DayAction]) -> State:
     """Apply many day actions at once: the state that applying them one by one would give.
 
@@ -93,7 +87,7 @@ def apply_day(state: State, actions: Sequence[A.DayAction]) -> State:
     votes = list(state.votes)
     whispers = list(state.whispers)
     done = list(state.done)
-    sent = _sent_today(state)
+    sent = sent_today(state)
     for index, action in enumerate(actions):
         try:
             if isinstance(action, A.SaveOperation):
@@ -142,96 +136,6 @@ def save_day(
     return with_saves(state, check_saves(state, (operations, votes, whispers)))
 
 
-def with_saves(state: State, saved: Saved) -> State:
-    """The state with the day's saves that `check_saves` gave."""
-    operations, votes, whispers = saved
-    return evolve(state, operations=operations, votes=votes, whispers=whispers)
-
-
-DayInput = tuple[
-    Iterable[tuple[int, Operation | None]],
-    Iterable[tuple[int, int]],
-    Iterable[tuple[int, int, str]],
-]
-"""What `save_day` takes after the state: operations, votes and whispers, in save order."""
-
-
-def check_saves(state: State, saves: DayInput) -> Saved:
-    """`save_day`'s checks: the day's Operations, votes and whispers once saved, as the state
-    would hold them, without the state itself (`pouch.advance` takes them as they are)."""
-    operations, votes, whispers = saves
-    saved, cast, sent_whispers = list(state.operations), list(state.votes), list(state.whispers)
-    index, sent = 0, _sent_today(state)
-    try:
-        for seat, operation in operations:
-            if operation is None:
-                A.check_actor(state, seat)
-            elif isinstance(operation, Order):
-                A.check_order_at(state, seat, operation.target, operation.performer)
-            else:
-                A.check_ability_at(state, seat, operation.target)
-            saved[seat] = operation
-            index += 1
-        alive, running, table, day = state.alive, state.winner is None, len(state.alive), state.day
-        for seat, choice in votes:
-            # The usual vote (a living voter, a living choice or Abstain, S21) passes in one
-            # test; check_vote_at says why any other fails.
-            if not (
-                running
-                and 0 <= seat < table
-                and alive[seat]
-                and (choice == ABSTAIN or (0 <= choice < table and alive[choice]))
-            ):
-                A.check_vote_at(state, seat, choice)
-            cast[seat] = choice
-            index += 1
-        for sender, recipient, text in whispers:
-            count = sent.get(sender, 0)
-            # The usual whisper (a scenario's are all text-less) passes S31 in one test; any
-            # other goes through the full checks, which say why it fails, and S43's.
-            if text or not (
-                running
-                and count < WHISPERS_PER_DAY
-                and sender != recipient
-                and 0 <= sender < table
-                and 0 <= recipient < table
-                and alive[sender]
-                and alive[recipient]
-            ):
-                _check_whisper(state, sender, recipient, text, count)
-            sent[sender] = count + 1
-            whisper = None if text else _TEXTLESS.get((day, sender, recipient))
-            sent_whispers.append(whisper or _new_whisper_record(day, sender, recipient, text))
-            index += 1
-    except IllegalAction as error:
-        raise BatchRefused(index, error) from None
-    return tuple(saved), tuple(cast), tuple(sent_whispers)
-
-
-_new_whisper = builder(Whisper)
-
-_TEXTLESS: dict[tuple[int, int, int], Whisper] = {}
-"""Each text-less whisper (day, sender, recipient) made so far, made once: a record is
-immutable, so one is as good as an equal new one (as `ABILITY_ON`), and every whisper of a
-scenario has no text. At most 10 days by 10 by 10 seats (S6, S1)."""
-
-
-def _new_whisper_record(day: int, sender: int, recipient: int, text: str) -> Whisper:
-    """A new whisper record, kept in `_TEXTLESS` when it has no text."""
-    whisper = _new_whisper(day, sender, recipient, text)
-    if not text:
-        _TEXTLESS[day, sender, recipient] = whisper
-    return whisper
-
-
-def _sent_today(state: State) -> dict[int, int]:
-    """How many whispers each seat has sent today, for a batch to count on from (S31)."""
-    sent: dict[int, int] = {}
-    for whisper in state.whispers:
-        sent[whisper.sender] = sent.get(whisper.sender, 0) + 1
-    return sent
-
-
 def _send(
     state: State,
     sent: dict[int, int],
@@ -242,15 +146,9 @@ def _send(
 ) -> None:
     """Check one whisper of a batch and add it; `sent` counts each sender's so far (S31)."""
     count = sent.get(seat, 0)
-    _check_whisper(state, seat, recipient, text, count)
+    check_whisper(state, seat, recipient, text, count)
     sent[seat] = count + 1
-    whispers.append(_new_whisper(state.day, seat, recipient, text))
-
-
-def _check_whisper(state: State, seat: int, recipient: int, text: str, count: int) -> None:
-    """S31 for a seat that sent `count` whispers today, then the claims of its text (S43)."""
-    A.check_whisper_at(state, seat, recipient, text, count)
-    check_post_claims(state, text)  # S43: a whisper may carry claims
+    whispers.append(whisper_record(state.day, seat, recipient, text))
 
 
 def replay(setup: Setup, log: Iterable[A.Action]) -> State:

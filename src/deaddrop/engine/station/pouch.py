@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from deaddrop.engine.core.events import Event
 from deaddrop.engine.core.records import builder
 from deaddrop.engine.station import roles as R
@@ -17,6 +15,7 @@ from deaddrop.engine.station.state import (
     Result,
     Rumor,
     State,
+    Whisper,
 )
 from deaddrop.engine.station.victory import check_victory, next_order_holder
 
@@ -42,9 +41,13 @@ _SILENT_DEATHS: dict[tuple[int, int, tuple[str, ...]], Death] = {}
 days, three sets of causes at most."""
 _new_record = builder(PouchRecord)
 _new_state = builder(State)
+_NOTHING_SAVED = tuple([(None,) * count for count in range(R.MAX_PLAYERS + 1)])
+_NOBODY_DONE = tuple([(False,) * count for count in range(R.MAX_PLAYERS + 1)])
+"""A new day's saves and done marks at each table size, made once rather than at each Pouch."""
 
 # Each step fills in its part of the Resolution that `lock` made (see resolution.py for why it
-# is mutable); none reads a part a later step fills in.
+# is mutable); none reads a part a later step fills in. Where a step runs at every Pouch, a
+# plain loop rather than a comprehension: Python 3.11 makes a function for each one it runs.
 
 
 def detain(res: Resolution) -> None:
@@ -52,7 +55,7 @@ def detain(res: Resolution) -> None:
     # S14: nothing cancels a detention, so it resolves before every other block.
     for interrogator, target in res.acting(R.INTERROGATOR):
         if res.kinds[target] is not None:
-            res.cancelled.add(target)
+            res.cancelled = frozenset([target])
         res.detained, res.interrogator = target, interrogator
         return
 
@@ -63,20 +66,22 @@ def distract(res: Resolution) -> None:
         if res.kinds[target] is not None:
             # S15: a distracted Interrogator's Operation is cancelled too (so it is no visit,
             # S13), but its detention already resolved at step 2 and stands.
-            res.cancelled.add(target)
+            res.cancelled = res.cancelled.union([target])
     res.settle()  # no step after this one cancels anything
 
 
 def frame(res: Resolution) -> None:
     """Step 4: the Forger's target reads COMPROMISED to an Analyst this Pouch (S16)."""
-    for _, target in res.by_kind.get(R.FORGER, ()):
-        res.framed.add(target)
+    forgers = res.by_kind.get(R.FORGER)
+    if forgers:
+        res.framed = frozenset([target for _, target in forgers])
 
 
 def shelter(res: Resolution) -> None:
     """Step 5: the Keeper's target is protected from liquidation (S17)."""
-    for _, target in res.by_kind.get(R.SAFEHOUSE_KEEPER, ()):
-        res.sheltered.add(target)
+    keepers = res.by_kind.get(R.SAFEHOUSE_KEEPER)
+    if keepers:
+        res.sheltered = frozenset([target for _, target in keepers])
 
 
 def liquidate(res: Resolution) -> None:
@@ -87,7 +92,7 @@ def liquidate(res: Resolution) -> None:
     target = order.target
     if target in res.sheltered:
         # S18: the Keeper learns their safehouse was needed, also when the target was detained.
-        res.notes.extend(
+        res.notes = tuple(
             [
                 (keeper, _new_result("safehouse_needed", target, None))
                 for keeper, sheltered in res.by_kind[R.SAFEHOUSE_KEEPER]
@@ -113,12 +118,20 @@ def inform(res: Resolution) -> None:
             if kind == R.ANALYST:
                 value = _reading(res, target)
             elif kind == R.FIELD_AGENT:  # S19: whispers sent plus received that day
-                value = sum([(w.sender == target) + (w.recipient == target) for w in res.whispers])
+                value = _whispers_of(res.whispers, target)
             else:
                 visits = _visits(res) if visits is None else visits
                 # Shadow: whom the target visited (None: home); Watcher: who visited the target.
                 value = visits[target] if kind == R.SHADOW else _visitors(res, visits, seat, target)
             readings.append((seat, _new_result(kind, target, value)))
+
+
+def _whispers_of(whispers: tuple[Whisper, ...], seat: int) -> int:
+    """S19: the whispers a seat sent plus those it received that day."""
+    count = 0
+    for whisper in whispers:
+        count += (whisper.sender == seat) + (whisper.recipient == seat)
+    return count
 
 
 _INFORMATION = frozenset({R.ANALYST, R.WATCHER, R.SHADOW, R.FIELD_AGENT})
@@ -166,20 +179,24 @@ def spread_rumor(res: Resolution) -> None:
 def tribunal(res: Resolution) -> None:
     """Step 9: the unique leader with at least ceil(L/3) votes is recalled (S21)."""
     votes, alive, living = res.votes, res.state.alive, res.living
-    counts: dict[int, int] = {}
+    counts = [0] * len(alive)  # per seat: a list, counted and searched by builtins
     for voter in living:
         choice = votes[voter]
         # S7: no saved vote is Abstain; S21: Abstain never leads.
         if choice is not None and choice != ABSTAIN and alive[choice]:
-            counts[choice] = counts[choice] + 1 if choice in counts else 1
-    abstain = len(living) - sum(counts.values())
+            counts[choice] += 1
+    cast = sum(counts)
     res.threshold = threshold = tribunal_threshold(len(living))
-    if counts:
-        top = max(counts.values())
-        # S21: a unique leader with at least the threshold; a tie at the top recalls nobody.
-        if top >= threshold and list(counts.values()).count(top) == 1:
-            res.recalled = max(counts, key=counts.__getitem__)
-    res.tally, res.abstain = tuple(sorted(counts.items())), abstain
+    top = max(counts)
+    # S21: a unique leader with at least the threshold; a tie at the top recalls nobody.
+    if top and top >= threshold and counts.count(top) == 1:
+        res.recalled = counts.index(top)
+    res.abstain = len(living) - cast
+    tally = []
+    for seat, votes_for in enumerate(counts):
+        if votes_for:
+            tally.append((seat, votes_for))
+    res.tally = tuple(tally)
 
 
 def tribunal_threshold(living: int) -> int:
@@ -215,21 +232,6 @@ def check_win(res: Resolution) -> None:
     res.winner = check_victory(res.state.seats, res.alive, last_pouch=res.state.day >= R.LAST_DAY)
 
 
-STEPS: tuple[Callable[[Resolution], None], ...] = (
-    detain,
-    distract,
-    frame,
-    shelter,
-    liquidate,
-    inform,
-    spread_rumor,
-    tribunal,
-    apply_deaths,
-    check_win,
-)
-"""Steps 2–11 of S20, in order; step 1 is `lock`, step 12 is `publish`."""
-
-
 def resolve_pouch(state: State) -> tuple[State, tuple[Event, ...]]:
     """Resolve the day at its deadline: the next state and every event with its audience."""
     new_state = advance(state)
@@ -239,12 +241,23 @@ def resolve_pouch(state: State) -> tuple[State, tuple[Event, ...]]:
 def advance(state: State, saved: Saved | None = None) -> State:
     """Steps 1–12 without building event payloads: the adjudicator's fast path.
 
-    `saved`: the day's saves when they are not in `state` yet (`game.check_saves`), so that
+    `saved`: the day's saves when they are not in `state` yet (`saves.check_saves`), so that
     a scenario's day makes no State between its saves and its Pouch.
     """
+    # Step 1 is `lock`, steps 2-11 below in S20's order, step 12 `publish`. Each called at
+    # its own line: one loop over the steps would be one call site for ten functions, which
+    # the interpreter cannot specialize, and this runs at every Pouch.
     res = lock(state, saved)
-    for step in STEPS:
-        step(res)
+    detain(res)
+    distract(res)
+    frame(res)
+    shelter(res)
+    liquidate(res)
+    inform(res)
+    spread_rumor(res)
+    tribunal(res)
+    apply_deaths(res)
+    check_win(res)
     return publish(res)
 
 
@@ -253,13 +266,17 @@ def private_results(
 ) -> tuple[tuple[int, tuple[Result, ...]], ...]:
     """Per seat: interrogation, then safehouse_needed, then the role result (S14, S18, S19)."""
     if interrogation is None and not res.notes:  # the usual Pouch: one reading a seat at most
-        return tuple(sorted([(seat, (result,)) for seat, result in res.readings]))
+        usual = []
+        for seat, result in res.readings:
+            usual.append((seat, (result,)))
+        usual.sort()
+        return tuple(usual)
     by_seat: dict[int, list[Result]] = {}
     if interrogation is not None:
         interrogator, detainee = interrogation
         by_seat.setdefault(interrogator, []).append(_new_result("interrogation", detainee, None))
         by_seat.setdefault(detainee, []).append(_new_result("interrogation", interrogator, None))
-    for seat, result in res.notes + res.readings:
+    for seat, result in [*res.notes, *res.readings]:
         by_seat.setdefault(seat, []).append(result)
     return tuple([(seat, tuple(results)) for seat, results in sorted(by_seat.items())])
 
@@ -287,7 +304,7 @@ def publish(res: Resolution) -> State:
         res.operations,  # operations
         state.order_holder,  # order_holder
         res.liquidation,  # liquidation
-        frozenset(res.cancelled),  # cancelled
+        res.cancelled,  # cancelled
         res.detained,  # detained
         interrogation,  # interrogation
         res.living,  # living
@@ -309,11 +326,11 @@ def publish(res: Resolution) -> State:
         res.rng,  # rng
         state.day if over else state.day + 1,  # day
         res.alive,  # alive
-        (None,) * count,  # operations
-        (None,) * count,  # votes
+        _NOTHING_SAVED[count],  # operations
+        _NOTHING_SAVED[count],  # votes
         (),  # whispers
         state.final_cables,  # final_cables
-        (False,) * count,  # done
+        _NOBODY_DONE[count],  # done
         holder,  # order_holder
         res.detained,  # last_detained
         interrogation,  # interrogation

@@ -21,6 +21,10 @@ from deaddrop.engine.station.state import (
 Saved = tuple[tuple[Operation | None, ...], tuple[Vote, ...], tuple[Whisper, ...]]
 """A day's saved Operations, votes and whispers, as a State holds them."""
 
+NOBODY: frozenset[int] = frozenset()
+"""No seat: what `cancelled`, `framed` and `sheltered` hold until a step puts someone in. Most
+Pouches put nobody in some of them, and an empty set made for each costs as much as a step."""
+
 LIQUIDATION = "liquidation"
 """The kind of the performer's Operation once the order is locked (S12)."""
 
@@ -84,19 +88,19 @@ class Resolution:
         of every one that was not cancelled."""
         self.liquidation: Order | None = None
         """The locked Ring order (S12)."""
-        self.cancelled: set[int] = set()
+        self.cancelled: frozenset[int] = NOBODY
         """Seats whose Operation was cancelled (S14, S15)."""
         self.detained: int | None = None
         """The detainee (S14)."""
         self.interrogator: int | None = None
         """Who detained them: the other party of the interrogation chat (S14)."""
-        self.framed: set[int] = set()
+        self.framed: frozenset[int] = NOBODY
         """Seats framed this Pouch (S16)."""
-        self.sheltered: set[int] = set()
+        self.sheltered: frozenset[int] = NOBODY
         """Seats sheltered this Pouch (S17)."""
         self.liquidated: int | None = None
         """The seat the liquidation killed (S18)."""
-        self.notes: list[tuple[int, Result]] = []
+        self.notes: tuple[tuple[int, Result], ...] = ()
         """Private notes: safehouse_needed (S18)."""
         self.readings: list[tuple[int, Result]] = []
         """Role results of information Operations (S19)."""
@@ -143,7 +147,7 @@ class Resolution:
 def lock(state: State, saved: Saved | None = None) -> Resolution:
     """Step 1: the last saved Operations count (S7); the order becomes the performer's (S12).
 
-    `saved`: the day's saves when they are not in `state` yet (`game.check_saves`).
+    `saved`: the day's saves when they are not in `state` yet (`saves.check_saves`).
     """
     if saved is None:
         saved = state.operations, state.votes, state.whispers

@@ -8,9 +8,10 @@ from typing import Any
 from deaddrop.engine.core.errors import IllegalAction
 from deaddrop.engine.station.cable import result_json
 from deaddrop.engine.station.codec import is_pairs
-from deaddrop.engine.station.game import BatchRefused, check_saves, with_saves
 from deaddrop.engine.station.pouch import advance
+from deaddrop.engine.station.resolution import Saved
 from deaddrop.engine.station.roles import FACTION
+from deaddrop.engine.station.saves import BatchRefused, check_saves, with_saves
 from deaddrop.engine.station.setup import setup_from_deal, start
 from deaddrop.engine.station.state import (
     ABILITY_ON,
@@ -21,6 +22,7 @@ from deaddrop.engine.station.state import (
     Seat,
     State,
 )
+from deaddrop.engine.station.usual_day import DAY_KEYS, usual_saves
 
 JSON = dict[str, Any]
 
@@ -52,18 +54,13 @@ DaySaves = tuple[
 ]
 """One day of a scenario as `game.save_day` takes it: operations, votes, whispers."""
 
-_DAY_KEYS = frozenset({"operations", "votes", "whispers"})
-
 
 def parse_day(day: int, spec: Any, seat_of: Mapping[str, int]) -> DaySaves:
     """Everything one day of the scenario saved, in order, with codenames read as seats (S3)."""
     if not isinstance(spec, dict):
         raise ScenarioError(f"day {day}: a day must be a JSON object", None)
-    if not _DAY_KEYS.issuperset(spec):
-        raise ScenarioError(f"day {day}: unknown keys {sorted(set(spec) - _DAY_KEYS)}", None)
-    saves = _usual_day(spec, seat_of)
-    if saves is not None:
-        return saves
+    if not DAY_KEYS.issuperset(spec):
+        raise ScenarioError(f"day {day}: unknown keys {sorted(set(spec) - DAY_KEYS)}", None)
     operations = [
         (_seat(seat_of, day, name, name), _operation(seat_of, day, name, operation))
         for name, operation in _mapping(spec, "operations", day).items()
@@ -81,41 +78,6 @@ def parse_day(day: int, spec: Any, seat_of: Mapping[str, int]) -> DaySaves:
         whispers.append(
             (_seat(seat_of, day, actor, sender), _seat(seat_of, day, actor, recipient), "")
         )
-    return operations, votes, whispers
-
-
-def _usual_day(spec: Mapping[str, Any], seat_of: Mapping[str, int]) -> DaySaves | None:
-    """The day's saves when it is well formed and saves no withdrawal, else None.
-
-    Nearly every day of a played game (`random-games`, the bots) is: read in one try, with no
-    call per name. Anything unusual (a withdrawal, a name nobody has, a malformed entry) falls
-    back to `parse_day`'s checks, which read the same saves or say what is wrong.
-    """
-    try:
-        operations: list[tuple[int, Operation | None]] = []
-        for name, operation in spec.get("operations", {}).items():
-            if type(operation) is not dict or len(operation) != 1:
-                return None  # a withdrawal or a malformed entry
-            if "target" in operation:
-                operations.append((seat_of[name], ABILITY_ON[seat_of[operation["target"]]]))
-                continue
-            order = operation["order"]
-            if type(order) is not dict or len(order) != 2:
-                return None
-            operations.append(
-                (seat_of[name], Order(seat_of[order["target"]], seat_of[order["performer"]]))
-            )
-        votes = [
-            (seat_of[name], ABSTAIN if choice == "abstain" else seat_of[choice])
-            for name, choice in spec.get("votes", {}).items()
-        ]
-        whispers = []
-        for pair in spec.get("whispers", ()):
-            if type(pair) is not list or len(pair) != 2:
-                return None
-            whispers.append((seat_of[pair[0]], seat_of[pair[1]], ""))
-    except (KeyError, TypeError, AttributeError):
-        return None  # a name nobody has, or no string, or a part of the wrong type
     return operations, votes, whispers
 
 
@@ -214,8 +176,9 @@ def _pouch_json(table: SeatNames, record: PouchRecord) -> JSON:
     # Plain loops rather than comprehensions: each comprehension is a function made and
     # called, and a Pouch's JSON is a few small ones.
     names, factions = table.codenames, table.factions
-    tally = [(names[seat], n) for seat, n in record.tally]
-    tally.append(("abstain", record.abstain))
+    tally = [("abstain", record.abstain)]
+    for seat, n in record.tally:
+        tally.append((names[seat], n))
     tally.sort()
     deaths = []
     for death in record.deaths:
@@ -227,7 +190,10 @@ def _pouch_json(table: SeatNames, record: PouchRecord) -> JSON:
         deaths.sort(key=_by_codename)
     results = []
     for seat, seat_results in record.results:
-        results.append((names[seat], [result_json(names, result) for result in seat_results]))
+        if len(seat_results) == 1:  # the usual seat: one result, no comprehension run for it
+            results.append((names[seat], [result_json(names, seat_results[0])]))
+        else:
+            results.append((names[seat], [result_json(names, result) for result in seat_results]))
     results.sort()  # by codename: codenames are distinct, so no two are compared further
     return {
         "day": record.day,
@@ -258,15 +224,13 @@ def run_scenario(scenario: Any, *, deadlines: list[State] | None = None) -> tupl
     if not isinstance(days, list):
         raise ScenarioError("scenario: days must be a list", None)
     for number, spec in enumerate(days, start=1):
-        if state.over:
+        if state.winner is not None:  # S24
             raise ScenarioError(
                 f"day {number}: the game ended at Day {state.day}'s Pouch (S24)", "S24"
             )
-        try:
-            saved = check_saves(state, parse_day(number, spec, seat_of))
-        except BatchRefused as error:
-            line = f"day {number}: {_actor(spec, error.index)}: {error.message} ({error.code})"
-            raise ScenarioError(line, error.code) from None
+        saved = usual_saves(state, spec, seat_of)  # nearly every day; else read with care
+        if saved is None:
+            saved = _check_day(state, number, spec, seat_of)
         if deadlines is not None:
             deadlines.append(with_saves(state, saved))
         # The Pouch, without event payloads nobody reads here, and without a State made for
@@ -279,6 +243,15 @@ def run_scenario(scenario: Any, *, deadlines: list[State] | None = None) -> tupl
         "defector_won": state.defector_won,
     }
     return state, adjudication
+
+
+def _check_day(state: State, number: int, spec: Any, seat_of: Mapping[str, int]) -> Saved:
+    """A day read name by name and checked save by save: what it saved, or why it is refused."""
+    try:
+        return check_saves(state, parse_day(number, spec, seat_of))
+    except BatchRefused as error:
+        line = f"day {number}: {_actor(spec, error.index)}: {error.message} ({error.code})"
+        raise ScenarioError(line, error.code) from None
 
 
 def adjudicate(scenario: Any) -> JSON:
