@@ -15,10 +15,7 @@ from deaddrop.server.db.dependencies import DB
 from deaddrop.server.hosting.refusals import Refused
 from deaddrop.server.render import page
 from deaddrop.server.station.bot_seats.lobby import BOT_LEVELS
-from deaddrop.server.station.game.access import (
-    access_game_for_member,
-    access_game_for_player,
-)
+from deaddrop.server.station.game.access import access_game_for_member, access_game_for_player
 from deaddrop.server.station.game.http import (
     AnyRequest,
     Reply,
