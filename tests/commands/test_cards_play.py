@@ -16,6 +16,7 @@ from deaddrop.cards_terminal.parse import ParseError, parse_action
 from deaddrop.cards_terminal.parse import __doc__ as COMMANDS_HELP
 from deaddrop.cli import main
 from deaddrop.engine.cards import (
+    Action,
     EndTurn,
     GiveCard,
     Grab,
@@ -109,6 +110,23 @@ def test_play_as_a_process_with_piped_input() -> None:
     )
     assert done.returncode == 0, done.stderr
     assert re.search(r"won the game\.", done.stdout)
+
+
+@pytest.mark.parametrize(
+    ("action", "command"),
+    [
+        (SwapStash(0, 0, 3), "swap 0 3"),
+        (ShareInfo(0, 2, 1), "share 2 1"),
+        (ShareInfo(0, 1, 0, 4), "share 1 0 4"),
+        (SellSecrets(0, 1, (0, 2)), "sell 1 0 2"),
+        (GiveCard(0, 3), "give 3"),
+        (HandBack(0, 2), "back 2"),
+        (Grab(0, (1, 1)), "grab 1 1"),
+        (EndTurn(0), "end"),
+    ],
+)
+def test_command_for_is_the_word_then_the_numbers(action: Action, command: str) -> None:
+    assert command_for(action) == command
 
 
 def test_short_commands_name_every_legal_option() -> None:

@@ -4,16 +4,10 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import fields
 
-from deaddrop.engine.cards.actions import (
-    Action,
-    GiveCard,
-    Grab,
-    HandBack,
-    SellSecrets,
-    ShareInfo,
-    SwapStash,
-)
+from deaddrop.cards_terminal.parse import COMMAND_WORDS
+from deaddrop.engine.cards.actions import Action
 from deaddrop.phrasebook.cards import SeatNames
 
 
@@ -40,18 +34,12 @@ class Names(SeatNames):
 
 
 def command_for(action: Action) -> str:
-    """The short command that names an option, e.g. "sell 1 1 3"."""
-    if isinstance(action, ShareInfo):
-        take = f" {action.take}" if action.take is not None else ""
-        return f"share {action.target} {action.give}{take}"
-    if isinstance(action, SwapStash):
-        return f"swap {action.give} {action.take}"
-    if isinstance(action, SellSecrets):
-        return f"sell {action.target} {action.show[0]} {action.show[1]}"
-    if isinstance(action, GiveCard):
-        return f"give {action.card}"
-    if isinstance(action, HandBack):
-        return f"back {action.card}"
-    if isinstance(action, Grab):
-        return f"grab {action.pair[0]} {action.pair[1]}"
-    return "end"
+    """The short command that names an option, e.g. "sell 1 1 3": its word, then its numbers in
+    the order the action holds them, which is the order `parse_action` reads them in."""
+    words = [COMMAND_WORDS[type(action)]]
+    for field in fields(action):
+        value = getattr(action, field.name)
+        if field.name == "seat" or value is None:  # the seat is the person's; no C5 take
+            continue
+        words.extend(str(number) for number in (value if isinstance(value, tuple) else (value,)))
+    return " ".join(words)

@@ -31,7 +31,17 @@ from deaddrop.engine.cards.actions import (
 
 FILLER = frozenset({"give", "take", "show", "to", "with", "and", "for"})
 """Words that may be written for readability and are skipped."""
-VERBS = ("swap", "share", "sell", "give", "back", "grab", "end")
+COMMAND_WORDS: dict[type[Action], str] = {
+    SwapStash: "swap",
+    ShareInfo: "share",
+    SellSecrets: "sell",
+    GiveCard: "give",
+    HandBack: "back",
+    Grab: "grab",
+    EndTurn: "end",
+}
+"""The command word of each kind of action."""
+VERBS = tuple(COMMAND_WORDS.values())
 """The command words."""
 
 

@@ -95,18 +95,13 @@ def _share_info(e: Entry, name: SeatNames) -> str:
 
 
 def _share_info_cards(e: Entry, name: SeatNames) -> str:
-    return (
-        f"Private trade: {name.title(e['seat'])} gave a {e['give']}, "
-        f"{name.obj(e['with'])} gave a {e['receive']}."
-    )
+    mover, target = name.title(e["seat"]), name.obj(e["with"])
+    return f"Private trade: {mover} gave a {e['give']}, {target} gave a {e['receive']}."
 
 
 def _sell_secrets_shown(e: Entry, name: SeatNames) -> str:
-    show = e["show"]
-    return (
-        f"Private: {name.title(e['seat'])} showed {name.obj(e['to'])} a {show[0]} and a "
-        f"{show[1]} (sum {e['sum']})."
-    )
+    (first, second), seller, buyer = e["show"], name.title(e["seat"]), name.obj(e["to"])
+    return f"Private: {seller} showed {buyer} a {first} and a {second} (sum {e['sum']})."
 
 
 def _sell_secrets(e: Entry, name: SeatNames) -> str:
@@ -116,9 +111,9 @@ def _sell_secrets(e: Entry, name: SeatNames) -> str:
 
 
 def _sell_secrets_cards(e: Entry, name: SeatNames) -> str:
+    seller, buyer = name.title(e["seat"]), name.obj(e["to"])
     return (
-        f"Private sale: {name.title(e['seat'])} handed back a {e['give']} and got a "
-        f"{e['receive']} from {name.obj(e['to'])}."
+        f"Private sale: {seller} handed back a {e['give']} and got a {e['receive']} from {buyer}."
     )
 
 

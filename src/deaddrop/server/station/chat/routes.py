@@ -42,13 +42,11 @@ def _text(fields: dict[str, str], channel: str) -> str:
 post_message = channel_post("chat/", "station_chat_post", _text, "Message sent.", flash_refusal)
 
 
-def _whisper(posted: Posted) -> Action:
+@save_route("whisper", "station_whisper", "dossier", "Whisper sent.")
+def whisper(posted: Posted) -> Action:
     """Whisper: fields `recipient` (a codename) and `text`; two a day (S31)."""
     text = posted.fields.get("text", "").replace("\r\n", "\n")
     return SendWhisper(posted.seat, posted.seat_of("recipient"), text)
-
-
-whisper = save_route("whisper", "station_whisper", "dossier", "Whisper sent.", _whisper)
 
 
 async def _history_page(

@@ -14,10 +14,7 @@ from deaddrop.engine.station.scenario import export_scenario
 from deaddrop.engine.station.views import view
 from deaddrop.server.accounts.auth import Me, Viewer
 from deaddrop.server.db.dependencies import DB
-from deaddrop.server.station.game.access import (
-    access_game_for_player,
-    access_game_for_spectator,
-)
+from deaddrop.server.station.game.access import access_game_for_player, access_game_for_spectator
 from deaddrop.server.station.game.store import load_state
 from deaddrop.server.station.tabs.info_builder import build_game_info
 

@@ -89,76 +89,77 @@ async def _save(
     return await handle_form(request, f"/games/{game_id}/{tab}", work)
 
 
-def save_route(tail: str, name: str, tab: str, message: str, read: Reader) -> HTTPRouteHandler:
-    """The endpoint of one kind of save: `read` turns the posted form into the engine's action
-    (its docstring is the endpoint's); back on `tab` with `message`."""
+def save_route(
+    tail: str, name: str, tab: str, message: str
+) -> Callable[[Reader], HTTPRouteHandler]:
+    """The endpoint of one kind of save, made from its reader: the reader turns the posted form
+    into the engine's action (its docstring is the endpoint's); back on `tab` with `message`."""
 
-    async def endpoint(request: AnyRequest, db: DB, me: Me, clock: Clock, game_id: str) -> Reply:
-        return await _save(request, db, me, clock, game_id, tab, read, message)
+    def endpoint_of(read: Reader) -> HTTPRouteHandler:
+        async def endpoint(
+            request: AnyRequest, db: DB, me: Me, clock: Clock, game_id: str
+        ) -> Reply:
+            return await _save(request, db, me, clock, game_id, tab, read, message)
 
-    return game_post(tail, name, endpoint, read.__doc__)
+        return game_post(tail, name, endpoint, read.__doc__)
+
+    return endpoint_of
 
 
-def _operation(posted: Posted) -> Action:
+OPS, FLOOR = "operations", "floor"
+
+
+@save_route("operation", "station_operation", OPS, "Operation saved.")
+def save_operation(posted: Posted) -> Action:
     """Save (or change) one's own Operation: field `target`, a codename (S7, S9)."""
     return SaveOperation(posted.seat, posted.seat_of("target"))
 
 
-def _order(posted: Posted) -> Action:
+@save_route("order", "station_order", OPS, "Ring order filed.")
+def save_order(posted: Posted) -> Action:
     """File the Ring order: fields `target` and `performer`, codenames (S10, S11)."""
     return SaveOrder(posted.seat, posted.seat_of("target"), posted.seat_of("performer"))
 
 
-def _withdraw_operation(posted: Posted) -> Action:
+@save_route(
+    "operation/withdraw", "station_withdraw_operation", OPS, "Operation withdrawn: no action today."
+)
+def withdraw_operation(posted: Posted) -> Action:
     """Withdraw today's Operation or order: back to No action (S7)."""
     return WithdrawOperation(posted.seat)
 
 
-def _vote(posted: Posted) -> Action:
+@save_route("vote", "station_vote", FLOOR, "Vote saved.")
+def cast_vote(posted: Posted) -> Action:
     """Vote: field `vote`, a codename or `abstain` (S21)."""
     if posted.fields.get("vote", "").strip().lower() == "abstain":
         return CastVote(posted.seat, ABSTAIN)
     return CastVote(posted.seat, posted.seat_of("vote"))
 
 
-def _withdraw_vote(posted: Posted) -> Action:
+@save_route(
+    "vote/withdraw",
+    "station_withdraw_vote",
+    FLOOR,
+    "Vote withdrawn: you abstain unless you vote again.",
+)
+def withdraw_vote(posted: Posted) -> Action:
     """Withdraw today's vote: it counts as Abstain (S7)."""
     return WithdrawVote(posted.seat)
 
 
-def _final_cable(posted: Posted) -> Action:
+@save_route("final-cable", "station_final_cable", "dossier", "Final Cable saved.")
+def edit_final_cable(posted: Posted) -> Action:
     """Replace one's Final Cable: field `text`, at most 2,000 characters (S32)."""
     # Browsers send CRLF line ends; store the text as the person sees it.
     return EditFinalCable(posted.seat, posted.fields.get("text", "").replace("\r\n", "\n"))
 
 
-def _done(posted: Posted) -> Action:
+@save_route("done", "station_done", OPS, "Sign-off noted.")
+def mark_done(posted: Posted) -> Action:
     """Mark oneself done (`done=yes`) or not (`done=no`) for the day (S41)."""
     return MarkDone(posted.seat, "done" not in posted.fields or flag(posted.fields, "done"))
 
-
-OPS, FLOOR = "operations", "floor"
-save_operation = save_route("operation", "station_operation", OPS, "Operation saved.", _operation)
-save_order = save_route("order", "station_order", OPS, "Ring order filed.", _order)
-withdraw_operation = save_route(
-    "operation/withdraw",
-    "station_withdraw_operation",
-    OPS,
-    "Operation withdrawn: no action today.",
-    _withdraw_operation,
-)
-cast_vote = save_route("vote", "station_vote", FLOOR, "Vote saved.", _vote)
-withdraw_vote = save_route(
-    "vote/withdraw",
-    "station_withdraw_vote",
-    FLOOR,
-    "Vote withdrawn: you abstain unless you vote again.",
-    _withdraw_vote,
-)
-edit_final_cable = save_route(
-    "final-cable", "station_final_cable", "dossier", "Final Cable saved.", _final_cable
-)
-mark_done = save_route("done", "station_done", OPS, "Sign-off noted.", _done)
 
 router = Router(
     path="/",

@@ -15,10 +15,7 @@ from deaddrop.server.db.dependencies import DB
 from deaddrop.server.hosting.refusals import Refused
 from deaddrop.server.render import page
 from deaddrop.server.station.bot_seats.lobby import BOT_LEVELS
-from deaddrop.server.station.game.access import (
-    access_game_for_member,
-    access_game_for_player,
-)
+from deaddrop.server.station.game.access import access_game_for_member, access_game_for_player
 from deaddrop.server.station.game.http import (
     AnyRequest,
     Reply,
@@ -26,7 +23,7 @@ from deaddrop.server.station.game.http import (
     game_post,
     handle_form,
 )
-from deaddrop.server.station.game.models import StationSeat
+from deaddrop.server.station.game.models import StationGame, StationSeat
 from deaddrop.server.station.game.store import load_state
 from deaddrop.server.station.standins.back import do_take_back
 from deaddrop.server.station.standins.handover import do_hand_to_bot
@@ -48,16 +45,7 @@ async def standins_page(db: DB, me: Me, game_id: FromPath[str]) -> Template:
     if not context.is_host:
         raise PermissionDeniedException("Only the host may set the stand-ins (rule S40).")
     game = context.game
-    people: list[str] = []
-    if game.setup is not None and game.status in ("running", "paused"):
-        state = await load_state(db, game)
-        held = await db.scalars(
-            select(StationSeat.seat)
-            .where(StationSeat.game_id == game.id, StationSeat.user_id.is_not(None))
-            .where(StationSeat.user_id != game.host_id)  # S40: the host keeps their own seat
-            .order_by(StationSeat.seat)
-        )
-        people = [state.seats[s].codename for s in held if s is not None and state.alive[s]]
+    people = await _people_in_play(db, game)
     return page(
         "station/standins/page.html",
         viewer=me,
@@ -68,6 +56,20 @@ async def standins_page(db: DB, me: Me, game_id: FromPath[str]) -> Template:
         levels=BOT_LEVELS,
         living=people,
     )
+
+
+async def _people_in_play(db: DB, game: StationGame) -> list[str]:
+    """The codenames the host may hand to a bot: living seats held by people, in seat order."""
+    if game.setup is None or game.status not in ("running", "paused"):
+        return []
+    state = await load_state(db, game)
+    held = await db.scalars(
+        select(StationSeat.seat)
+        .where(StationSeat.game_id == game.id, StationSeat.user_id.is_not(None))
+        .where(StationSeat.user_id != game.host_id)  # S40: the host keeps their own seat
+        .order_by(StationSeat.seat)
+    )
+    return [state.seats[s].codename for s in held if s is not None and state.alive[s]]
 
 
 async def _set_option(request: AnyRequest, db: DB, me: Me, clock: Clock, game_id: str) -> Reply:
