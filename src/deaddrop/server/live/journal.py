@@ -13,6 +13,8 @@ from deaddrop.engine.core.events import Event
 from deaddrop.server.db.base import UTCDateTime, utcnow
 from deaddrop.server.live.models import LiveEvent
 
+_EVENTS = LiveEvent.metadata.tables[LiveEvent.__tablename__]
+"""The journal's table, for Core inserts (no ORM bookkeeping, no RETURNING of ids)."""
 EVERYONE = "everyone"
 """A listener that may read everything of a game: its players after the game (S26)."""
 
@@ -81,7 +83,7 @@ def _numbered_insert(count: int) -> Any:
     ]
     source = rows[0] if count == 1 else union_all(*rows)
     columns = ["stream", "seq", "kind", "public", "seats", "payload", "created_at"]
-    return insert(LiveEvent.__table__).from_select(columns, source).returning(LiveEvent.seq)
+    return insert(_EVENTS).from_select(columns, source).returning(LiveEvent.seq)
 
 
 async def last_seqs(db: AsyncSession, streams: Iterable[str]) -> dict[str, int]:
@@ -103,7 +105,7 @@ JournalRow = dict[str, Any]
 async def insert_rows(db: AsyncSession, rows: Sequence[JournalRow]) -> None:
     """Insert journal rows in one statement (many at once: cheaper than one object each)."""
     if rows:
-        await db.execute(insert(LiveEvent.__table__), list(rows))
+        await db.execute(insert(_EVENTS), list(rows))
 
 
 def rows_after(stream: str, seq: int, events: Iterable[Event]) -> list[JournalRow]:

@@ -54,7 +54,7 @@ _ROW = select(
     bindparam("created_at", type_=UTCDateTime()),
 ).where(_RECENT < RATE_COUNT)
 _INSERT_WITHIN_RATE = (
-    insert(StationMessage.__table__)
+    insert(StationMessage.metadata.tables[StationMessage.__tablename__])
     .from_select(["game_id", "channel", "day", "seat", "text", "created_at"], _ROW)
     .returning(StationMessage.id)
 )
