@@ -25,6 +25,7 @@ from deaddrop.server.accounts.models import User
 from deaddrop.server.clock import SystemClock
 from deaddrop.server.live import journal
 from deaddrop.server.live.models import LiveEvent
+from deaddrop.server.station.chat import channels
 from deaddrop.server.station.chat.channels import RATE_COUNT, RATE_WINDOW, RateLimited, do_post
 from deaddrop.server.station.chat.models import StationMessage
 from deaddrop.server.station.game.access import GameContext, access_game_for_player
@@ -224,3 +225,29 @@ def test_the_journal_numbers_events_after_the_last(run_db: RunDB, count: int) ->
     first, second, seqs = run_db(append_twice)
     assert (first, second) == (count, 2 * count)
     assert seqs == list(range(1, 2 * count + 1))
+
+
+def test_a_post_that_lost_the_journal_race_is_stored_once(
+    table: Table, run_db: RunDB, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    real_position = channels.position
+    calls = []
+
+    async def behind_once(db: AsyncSession, stream: str, listener: Any) -> tuple[int, int]:
+        """The first read tells a seq another writer already took (as if it came meanwhile)."""
+        seq, cursor = await real_position(db, stream, listener)
+        calls.append(seq)
+        return (seq - 1, cursor - 1) if len(calls) == 1 else (seq, cursor)
+
+    async def scenario(db: AsyncSession) -> tuple[int, int]:
+        context = await _context(db, table, 4)
+        await do_post(db, context, Channel.FLOOR, "first", datetime.now(UTC))
+        monkeypatch.setattr(channels, "position", behind_once)
+        sent = await do_post(db, context, Channel.FLOOR, "second", datetime.now(UTC))
+        fresh = await journal.cursor_at(db, stream_of(table.game_id), 4, sent.seq)
+        assert sent.cursor == fresh
+        return sent.seq, await journal.last_seq(db, stream_of(table.game_id))
+
+    seq, last = run_db(scenario)
+    assert len(calls) == 2 and seq == last
+    assert _stored(run_db)[0] == 2  # the lost attempt's message was rolled back

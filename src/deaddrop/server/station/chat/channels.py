@@ -85,10 +85,11 @@ async def do_post(
     # the lock or committed a version since (it caches what it reached before letting go).
     fresh = not lock.locked() and _newest_known(game)
     async with lock:
-        for _ in range(ATTEMPTS):
-            if not fresh:
+        for attempt in range(ATTEMPTS):
+            if attempt and context.seat_row is not None:
+                await db.refresh(context.seat_row)  # the rollback expired it
+            if attempt or not fresh:
                 await db.refresh(game)
-            fresh = False  # a lost race rolled back: read the game again
             try:
                 return await _post_once(db, context, channel, text, now)
             except Conflict:
