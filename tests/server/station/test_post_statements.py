@@ -31,6 +31,7 @@ from deaddrop.server.station.chat.models import StationMessage
 from deaddrop.server.station.game.access import GameContext, access_game_for_player
 from deaddrop.server.station.live.stream import listener_of, stream_of
 from deaddrop.server.station.play.service import do_act
+from deaddrop.server.station.tabs import positions
 from tests.server.station.tabs_fixtures import (  # noqa: F401 (fixtures)
     RunDB,
     Table,
@@ -230,7 +231,7 @@ def test_the_journal_numbers_events_after_the_last(run_db: RunDB, count: int) ->
 def test_a_post_that_lost_the_journal_race_is_stored_once(
     table: Table, run_db: RunDB, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    real_position = channels.position
+    real_position = positions.position
     calls = []
 
     async def behind_once(db: AsyncSession, stream: str, listener: Any) -> tuple[int, int]:
@@ -242,7 +243,7 @@ def test_a_post_that_lost_the_journal_race_is_stored_once(
     async def scenario(db: AsyncSession) -> tuple[int, int]:
         context = await _context(db, table, 4)
         await do_post(db, context, Channel.FLOOR, "first", datetime.now(UTC))
-        monkeypatch.setattr(channels, "position", behind_once)
+        monkeypatch.setattr(f"{channels.__name__}.position", behind_once)
         sent = await do_post(db, context, Channel.FLOOR, "second", datetime.now(UTC))
         fresh = await journal.cursor_at(db, stream_of(table.game_id), 4, sent.seq)
         assert sent.cursor == fresh
