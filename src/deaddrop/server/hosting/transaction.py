@@ -96,19 +96,32 @@ class GameWrite(Generic[StateT, ActionT]):
         """Once committed, tell the background job `job` that work is due now."""
         self._due.append(job)
 
-    async def commit(self) -> int:
+    async def commit(self, after: int | None = None) -> int:
         """Journal, commit (a lost race: `Conflict`), then cache and wake; the journal's seq
-        (0 when nothing was journaled).
+        (0 when nothing was journaled). `after` is the stream's last seq when the caller read
+        it under the writer lock in this transaction: the journal is numbered from it.
 
-        The journal is not flushed before the commit, so that a lost race for the game row or
-        a sequence number surfaces here, where the caller may retry, not halfway through.
+        The journal's insert and the pending writes' flush happen inside the commit's guard, so
+        that a lost race for the game row or a sequence number surfaces here, where the caller
+        may retry, not halfway through.
         """
-        seq = 0
-        if self._events:
-            seq = await journal.append(self.db, self.stream, self._events, flush=False)
-        await commit_or_conflict(self.db)
+        try:
+            seq = await self._journal_now(after)
+            await self.db.commit()
+        except (StaleDataError, IntegrityError) as error:
+            await self.db.rollback()
+            raise Conflict() from error
         await self.settle(seq)
         return seq
+
+    async def _journal_now(self, after: int | None) -> int:
+        """Insert this write's journal rows; the stream's new last seq (0: nothing journaled)."""
+        if not self._events:
+            return 0
+        if after is None:
+            return await journal.append(self.db, self.stream, self._events)
+        await journal.insert_rows(self.db, journal.rows_after(self.stream, after, self._events))
+        return after + len(self._events)
 
     @property
     def stream(self) -> str:

@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+import functools
+from collections.abc import Collection, Iterable, Sequence
 from typing import Any, Protocol
 
-from sqlalchemy import func, insert, select
+from sqlalchemy import JSON, Boolean, String, bindparam, func, insert, select, union_all
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from deaddrop.engine.core.events import Event
+from deaddrop.server.db.base import UTCDateTime, utcnow
 from deaddrop.server.live.models import LiveEvent
 
+_EVENTS = LiveEvent.metadata.tables[LiveEvent.__tablename__]
+"""The journal's table, for Core inserts (no ORM bookkeeping, no RETURNING of ids)."""
 EVERYONE = "everyone"
 """A listener that may read everything of a game: its players after the game (S26)."""
 
@@ -29,27 +33,57 @@ async def last_seq(db: AsyncSession, stream: str) -> int:
     return int(found or 0)
 
 
-async def append(
-    db: AsyncSession, stream: str, events: Iterable[Event], *, flush: bool = True
-) -> int:
-    """Journal events after the stream's last one; returns the new last sequence number.
+async def append(db: AsyncSession, stream: str, events: Sequence[Event]) -> int:
+    """Journal events after the stream's last one, now; returns the new last sequence number.
 
     The caller holds the game's single-writer lock (DESIGN.md), so numbering from the current
-    maximum is safe; the unique (stream, seq) constraint turns a mistake into an error, not a
-    silently merged stream. Nothing is committed here. With `flush=False` nothing is flushed
-    either: a lost race for the game row (or for a sequence number) then surfaces in the
-    writer's own commit, which turns it into a retry.
+    maximum is safe; the unique (stream, seq) constraint turns a mistake (or another process
+    numbering at the same moment) into an error, not a silently merged stream. Nothing is
+    committed here. A few events are numbered by the insert itself, in one round trip.
     """
-    if flush:
+    if not events:
+        return await last_seq(db, stream)
+    if len(events) > NUMBERED_AT_ONCE:
         seq = await last_seq(db, stream)
-    else:
-        with db.no_autoflush:
-            seq = await last_seq(db, stream)
-    rows = rows_after(stream, seq, events)
-    db.add_all(LiveEvent(**row) for row in rows)
-    if flush:
-        await db.flush()
-    return seq + len(rows)
+        await insert_rows(db, rows_after(stream, seq, events))
+        return seq + len(events)
+    values: dict[str, Any] = {"stream": stream, "created_at": utcnow()}
+    for number, event in enumerate(events, start=1):
+        values[f"kind_{number}"] = event.kind
+        values[f"public_{number}"] = event.audience.public
+        values[f"seats_{number}"] = sorted(event.audience.seats)
+        values[f"payload_{number}"] = dict(event.payload)
+    numbered = await db.scalars(_numbered_insert(len(events)), values)
+    return int(max(numbered))
+
+
+NUMBERED_AT_ONCE = 8
+"""Events numbered by their own insert (one SELECT per event in it); more read the maximum
+first, then go in one insert."""
+
+
+@functools.cache
+def _numbered_insert(count: int) -> Any:
+    """`INSERT … SELECT` of `count` events numbered after the stream's maximum, their seqs
+    returned: built once per count."""
+    stream = bindparam("stream", type_=String)
+    newest = select(func.coalesce(func.max(LiveEvent.seq), 0)).where(LiveEvent.stream == stream)
+    last = newest.scalar_subquery()
+    rows = [
+        select(
+            stream,
+            last + number,
+            bindparam(f"kind_{number}", type_=String),
+            bindparam(f"public_{number}", type_=Boolean),
+            bindparam(f"seats_{number}", type_=JSON),
+            bindparam(f"payload_{number}", type_=JSON),
+            bindparam("created_at", type_=UTCDateTime()),
+        )
+        for number in range(1, count + 1)
+    ]
+    source = rows[0] if count == 1 else union_all(*rows)
+    columns = ["stream", "seq", "kind", "public", "seats", "payload", "created_at"]
+    return insert(_EVENTS).from_select(columns, source).returning(LiveEvent.seq)
 
 
 async def last_seqs(db: AsyncSession, streams: Iterable[str]) -> dict[str, int]:
@@ -71,7 +105,7 @@ JournalRow = dict[str, Any]
 async def insert_rows(db: AsyncSession, rows: Sequence[JournalRow]) -> None:
     """Insert journal rows in one statement (many at once: cheaper than one object each)."""
     if rows:
-        await db.execute(insert(LiveEvent), list(rows))
+        await db.execute(insert(_EVENTS), list(rows))
 
 
 def rows_after(stream: str, seq: int, events: Iterable[Event]) -> list[JournalRow]:
@@ -96,7 +130,7 @@ class Addressed(Protocol):
     def public(self) -> bool: ...
 
     @property
-    def seats(self) -> Sequence[int]: ...
+    def seats(self) -> Collection[int]: ...
 
 
 def visible_to(row: Addressed, listener: Listener) -> bool:

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import Any
 
 from markupsafe import Markup, escape
-from sqlalchemy import bindparam, func, select
+from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from deaddrop.engine.core.errors import IllegalAction
@@ -22,14 +22,19 @@ from deaddrop.engine.station.channels import Channel, can_read, check_post
 from deaddrop.engine.station.state import State
 from deaddrop.server.hosting.refusals import Refused, Stale
 from deaddrop.server.hosting.transaction import Conflict
+from deaddrop.server.live import journal
 from deaddrop.server.station.chat.models import StationMessage
+from deaddrop.server.station.chat.rate import RATE_COUNT as RATE_COUNT  # where it was
+from deaddrop.server.station.chat.rate import RATE_WINDOW as RATE_WINDOW
+from deaddrop.server.station.chat.rate import RateLimited as RateLimited
+from deaddrop.server.station.chat.rate import insert_within_rate
 from deaddrop.server.station.game.access import GameContext
+from deaddrop.server.station.game.models import StationGame
 from deaddrop.server.station.game.refusals import explain
 from deaddrop.server.station.game.store import STATION, load_state, write_to
+from deaddrop.server.station.live.stream import listener_of, stream_of
+from deaddrop.server.station.tabs.positions import advance, position
 
-RATE_COUNT = 5
-RATE_WINDOW = timedelta(seconds=15)
-"""At most RATE_COUNT messages per player per game in any RATE_WINDOW: talk, not a flood."""
 PAGE = 50
 """Messages shown per channel; older ones page back."""
 ATTEMPTS = 5
@@ -58,67 +63,72 @@ def readers(state: State, channel: Channel, day: int) -> Audience:
     return Audience.only(*(s.index for s in state.seats if can_read(state, s.index, channel, day)))
 
 
+@dataclass(frozen=True)
+class Sent:
+    """A stored post: its journal seq, and the poster's own cursor there (what its pages'
+    streams number the message)."""
+
+    seq: int
+    cursor: int
+
+
 async def do_post(
     db: AsyncSession, context: GameContext, channel: Channel, text: str, now: datetime
-) -> int:
-    """Post a message if the engine allows it; returns the journal sequence number."""
+) -> Sent:
+    """Post a message if the engine allows it, within the rate limit; where it was journaled."""
     game = context.game
-    seat = context.seat
-    if seat is None:
+    if context.seat is None:
         raise Refused("Spectators read the Floor but do not post.", "S28")
-    public_id, game_id = game.public_id, game.id
     text = text.replace("\r\n", "\n")  # browsers send CRLF; store what the person sees
-    async with STATION.writer_lock(public_id):
-        for _ in range(ATTEMPTS):
-            await db.refresh(game)
-            state = await load_state(db, game)
+    lock = STATION.writer_lock(game.public_id)
+    # The game as the request read it is the newest this process knows unless a writer holds
+    # the lock or committed a version since (it caches what it reached before letting go).
+    fresh = not lock.locked() and _newest_known(game)
+    async with lock:
+        for attempt in range(ATTEMPTS):
+            if attempt and context.seat_row is not None:
+                await db.refresh(context.seat_row)  # the rollback expired it
+            if attempt or not fresh:
+                await db.refresh(game)
             try:
-                check_post(state, seat, channel, text)
-            except IllegalAction as error:
-                raise explain(error) from None
-            await _check_rate(db, game_id, seat, now)
-            message = StationMessage(
-                game_id=game_id,
-                channel=channel.value,
-                day=state.day,
-                seat=seat,
-                text=text,
-                created_at=now,
-            )
-            db.add(message)
-            await db.flush()
-            payload = {"channel": channel.value, "day": state.day, "id": message.id, "seat": seat}
-            write = write_to(db, game)
-            write.journal([Event("message", payload, readers(state, channel, state.day))])
-            try:
-                return await write.commit()
+                return await _post_once(db, context, channel, text, now)
             except Conflict:
                 continue  # another process took this sequence number: again
     raise Stale("Many messages arrived at once and this one could not get through; send it again.")
 
 
-_RECENT_POSTS = select(func.count(StationMessage.id)).where(
-    StationMessage.game_id == bindparam("game"),
-    StationMessage.seat == bindparam("seat"),
-    StationMessage.created_at > bindparam("since"),
-)
-"""One seat's posts since a moment (every post counts them): built once, not per post."""
+def _newest_known(game: StationGame) -> bool:
+    """Whether `game` is at the version this process last committed or read for it."""
+    cached = STATION.states.get(game.public_id)
+    return cached is not None and cached[0] == game.version
 
 
-class RateLimited(Refused):
-    """A post refused only for coming too fast (a bot's is retried later, not dropped)."""
-
-
-async def _check_rate(db: AsyncSession, game_id: int, seat: int, now: datetime) -> None:
-    """Refuse a post beyond the per-player rate, saying how long to wait."""
-    values = {"game": game_id, "seat": seat, "since": now - RATE_WINDOW}
-    recent = await db.scalar(_RECENT_POSTS, values)
-    if (recent or 0) >= RATE_COUNT:
-        seconds = int(RATE_WINDOW.total_seconds())
-        raise RateLimited(
-            f"You are posting quickly: at most {RATE_COUNT} messages every {seconds} seconds. "
-            "Wait a few seconds, then send it again."
-        )
+async def _post_once(
+    db: AsyncSession, context: GameContext, channel: Channel, text: str, now: datetime
+) -> Sent:
+    """One attempt under the writer lock: check, store, journal, commit (a lost race for the
+    journal's next seq: `Conflict`)."""
+    game, seat = context.game, context.seat
+    assert seat is not None  # checked by do_post
+    state = await load_state(db, game)
+    try:
+        check_post(state, seat, channel, text)
+    except IllegalAction as error:
+        raise explain(error) from None
+    stream, listener = stream_of(game.public_id), listener_of(context)
+    # The journal's newest seq and the poster's cursor there in one read: the writer lock
+    # keeps this process's writers out until the commit, a unique (stream, seq) the others.
+    last, cursor = await position(db, stream, listener)
+    message_id = await insert_within_rate(db, game.id, seat, channel.value, state.day, text, now)
+    payload = {"channel": channel.value, "day": state.day, "id": message_id, "seat": seat}
+    audience = readers(state, channel, state.day)
+    write = write_to(db, game)
+    write.journal([Event("message", payload, audience)])
+    seq = await write.commit(after=last)
+    if journal.visible_to(audience, listener):
+        cursor += 1
+    advance(stream, listener, seq, cursor)
+    return Sent(seq, cursor)
 
 
 def readable_days(state: State, viewer: int | None, channel: Channel) -> list[int]:

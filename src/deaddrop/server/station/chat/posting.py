@@ -26,9 +26,6 @@ from deaddrop.server.station.game.http import (
     handle_form,
     refuse,
 )
-from deaddrop.server.station.live.stream import stream_of
-from deaddrop.server.station.tabs.positions import position
-from deaddrop.server.station.tabs.seen import listener_of
 
 TextOf = Callable[[dict[str, str], str], str]
 """The text to post from the posted fields and the channel's name; Refused when there is none."""
@@ -72,14 +69,12 @@ def channel_post(
         channel: FromPath[str],
     ) -> Reply | Template:
         context = await access_game_for_player(db, game_id, me)
-        stream = stream_of(game_id)
 
         async def work(fields: dict[str, str]) -> Done:
             text = text_of(fields, channel)
-            seq = await do_post(db, context, channel_of(channel), text, clock.now())
+            sent = await do_post(db, context, channel_of(channel), text, clock.now())
             # The poster's own cursor (what its pages' streams number this message), not `seq`.
-            _, cursor = await position(db, stream, listener_of(context), seq)
-            return Done(message, {"seq": cursor})
+            return Done(message, {"seq": sent.cursor})
 
         async def refused(fields: dict[str, str], refusal: Refused) -> Reply | Template:
             return await on_refusal(request, db, context, fields, refusal, channel)

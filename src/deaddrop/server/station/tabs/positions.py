@@ -48,7 +48,14 @@ async def position(
         seq = row.seq
         if journal.visible_to(row, listener):
             cursor += 1
-    known = _POSITIONS.get(key)
-    if known is None or known[0] < seq:  # a slower page never moves it back
-        _POSITIONS.put(key, (seq, cursor))
+    advance(stream, listener, seq, cursor)  # a slower page never moves it back
     return seq, cursor
+
+
+def advance(stream: str, listener: journal.Listener, seq: int, cursor: int) -> None:
+    """Remember a position a writer reached itself (`position` then its own rows, committed):
+    never moves a known one back."""
+    key = (stream, listener)
+    known = _POSITIONS.get(key)
+    if known is None or known[0] < seq:
+        _POSITIONS.put(key, (seq, cursor))

@@ -15,6 +15,7 @@ from deaddrop.server.hosting.memo import Memo
 from deaddrop.server.live import journal
 from deaddrop.server.live.models import LiveEvent
 from deaddrop.server.station.game.access import GameContext
+from deaddrop.server.station.live.stream import listener_of as listener_of  # where it was
 from deaddrop.server.station.live.stream import stream_of
 from deaddrop.server.station.tabs.badges import KINDS_SHOWN_ON, Reader, badge_text, count_new
 from deaddrop.server.station.tabs.seen_models import StationTabSeen
@@ -113,11 +114,3 @@ async def _count_badges(
     assert context.seat is not None  # a player's (tab_badges returns early for spectators)
     counts = count_new(visible, seen, Reader(context.seat, codename))
     return {tab: badge_text(count) for tab, count in counts.items() if count and tab in seen}
-
-
-def listener_of(context: GameContext) -> journal.Listener:
-    """Who the journal filters for: the seat, the public (None), or every event once over."""
-    if context.seat is None:
-        return None
-    # S26: after the game every player reads everything; what is sent is still re-rendered.
-    return journal.EVERYONE if context.game.status == "over" else context.seat
