@@ -1,14 +1,19 @@
 """Guesses at the hidden cards of a round, drawn from what one seat's view allows (C12, C13).
 
-Two ways to weigh the configurations (The Drop and every hand) the view leaves possible:
+They are drawn from a seat's exact posterior (`inference.Belief`) over the configurations (The
+Drop and every hand) the view leaves possible. Under the CONSISTENT model, the one the expert,
+ismcts and master keep, that posterior is uniform over the physical deals consistent with the
+view (C13): a configuration weighs the shuffles that give it, a choice the seat saw only has
+to have been legal, and a choice it could not see (the cards of a trade between two others) is
+uniform over its options. At two seats, where every card that moves is seen, a test checks it
+against the engine: each shuffle of the hidden cards that, dealt with the seat's hand and The
+Stash and replayed with the round's actions, gives the same view counts once.
 
-- `uniform_sampler`: every physical deal of the hidden cards that fits the view is equally
-  likely, so a configuration weighs the number of ways to lay its cards (1 / ∏ count!), and
-  nothing is read into how others chose. The plain ISMCTS baseline uses this.
-- `posterior_sampler`: the exact posterior (`inference.Belief`), which also weighs how
-  likely each configuration made the choices the log shows. The master uses this.
+Before, the ismcts weighed each configuration by the ways to lay its cards now (1 / ∏ count!
+over the current hands) instead: that is uniform over today's layouts, not over the deals, and
+was 0.07 off the deals' distribution of The Drop on average (total variation, 2 seats).
 
-Both are seeded by the caller's RNG and list configurations in sorted order, so a seed and a
+Draws are seeded by the caller's RNG and list configurations in sorted order, so a seed and a
 view give the same guesses.
 """
 
@@ -18,10 +23,9 @@ import random
 from bisect import bisect_right
 from collections.abc import Mapping
 from itertools import accumulate
-from math import factorial
 
 from deaddrop.engine.cards.inference import Belief
-from deaddrop.engine.cards.inference_prior import Config, Hand
+from deaddrop.engine.cards.inference_prior import Config
 
 
 class Sampler:
@@ -41,20 +45,6 @@ class Sampler:
         return self.configs[index]
 
 
-def _layouts(hands: tuple[Hand, ...]) -> float:
-    """How many ways the physical cards can lie to give these hands, up to a constant."""
-    out = 1.0
-    for hand in hands:
-        for value in set(hand):
-            out /= factorial(hand.count(value))
-    return out
-
-
-def uniform_sampler(belief: Belief) -> Sampler:
-    """Uniform over the physical deals consistent with the view (C13's consistent deals)."""
-    return Sampler({config: _layouts(config[1]) for config in belief.probs})
-
-
 def posterior_sampler(belief: Belief) -> Sampler:
-    """The exact posterior of the view."""
+    """The exact posterior of the view (uniform over the consistent deals under CONSISTENT)."""
     return Sampler(belief.probs)

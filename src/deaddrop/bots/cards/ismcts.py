@@ -1,7 +1,8 @@
 """The ISMCTS Cards bot: plain single-observer information-set Monte Carlo tree search (C13).
 
 Each decision runs a fixed number of iterations (400 by default). An iteration guesses the
-hidden cards uniformly over the physical deals consistent with the view (`determinize`), walks
+hidden cards uniformly over the physical deals consistent with the view (the CONSISTENT
+posterior, `determinize.posterior_sampler`; a test checks it against every deal), walks
 one shared tree from the root, choosing at each node among the options open in that guess by
 UCB1 counted over the iterations in which the option was open (availability), adds one node,
 plays the round out by the rollout policy, and credits each node on the path with a win when
@@ -40,7 +41,7 @@ from collections.abc import Mapping, Sequence
 from math import log, sqrt
 from typing import Any
 
-from deaddrop.bots.cards.determinize import Sampler, uniform_sampler
+from deaddrop.bots.cards.determinize import Sampler, posterior_sampler
 from deaddrop.bots.cards.expert import ExpertBot
 from deaddrop.bots.cards.world import GIVE, GRAB, World, world_from_view
 from deaddrop.engine.cards.actions import Action, EndTurn, Grab
@@ -75,7 +76,8 @@ class IsmctsBot:
     def __init__(self, seed: int = 0, iterations: int = ITERATIONS) -> None:
         self._rng = random.Random(seed)
         self.iterations = iterations
-        # The expert's incremental posterior, used only for its support: the deals the view allows.
+        # The expert's incremental CONSISTENT posterior: the deals the view allows, each weighed
+        # by its shuffles and nothing read into how others chose (C13).
         self._tracker = ExpertBot(seed)
 
     def choose(self, view: Mapping[str, Any]) -> Action:
@@ -85,12 +87,16 @@ class IsmctsBot:
             raise ValueError("the view holds no decision for this seat")
         if len(options) == 1:
             return options[0]
-        sampler = uniform_sampler(self._tracker.belief(view))
+        sampler = self.sampler(view)
         grab_nodes = view["pending"]["kind"] == GRAB
         root = _Node(view["viewer"])
         for _ in range(self.iterations):
             self._iterate(root, self._guess(view, sampler), grab_nodes)
         return max(distinct_grabs(options), key=lambda a: _visits(root, a))
+
+    def sampler(self, view: Mapping[str, Any]) -> Sampler:
+        """Its guesses at the hidden cards: uniform over the deals consistent with the view."""
+        return posterior_sampler(self._tracker.belief(view))
 
     def _guess(self, view: Mapping[str, Any], sampler: Sampler) -> World:
         config = sampler.draw(self._rng)
