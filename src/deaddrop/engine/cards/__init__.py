@@ -30,16 +30,10 @@ whether the grab matched or not (the rulebook: they "secretly check The Drop").
 `replay_record` write and read the game-record format of scenarios/cards/README.md.
 """
 
-from deaddrop.engine.cards.actions import (
-    Action,
-    EndTurn,
-    GiveCard,
-    Grab,
-    HandBack,
-    SellSecrets,
-    ShareInfo,
-    SwapStash,
-)
+# The actions and the state's records are re-exported as their modules list them (`__all__`),
+# so that a new one is named in one place.
+from deaddrop.engine.cards import actions, state
+from deaddrop.engine.cards.actions import *  # noqa: F403
 from deaddrop.engine.cards.codec import action_from_json, action_to_json
 from deaddrop.engine.cards.deck import DECK, HAND_SIZES, Deal, check_deal, deal_from_rng
 from deaddrop.engine.cards.engine import ENGINE
@@ -50,43 +44,18 @@ from deaddrop.engine.cards.record_play import outcome, play_record, record_game,
 from deaddrop.engine.cards.replay import replay
 from deaddrop.engine.cards.rounds import start
 from deaddrop.engine.cards.rules import apply
-from deaddrop.engine.cards.state import (
-    ChooseAction,
-    ChooseGive,
-    ChooseHandBack,
-    MayGrab,
-    Options,
-    Pending,
-    RoundResult,
-    Setup,
-    State,
-)
+from deaddrop.engine.cards.state import *  # noqa: F403
 from deaddrop.engine.cards.views import log_entry, pending_view, round_reveal, view
 
 __all__ = [
+    *actions.__all__,
+    *state.__all__,
     "DECK",
     "ENGINE",
     "HAND_SIZES",
-    "Action",
-    "ChooseAction",
-    "ChooseGive",
-    "ChooseHandBack",
     "Deal",
-    "EndTurn",
-    "GiveCard",
-    "Grab",
-    "HandBack",
-    "MayGrab",
-    "Options",
-    "Pending",
     "Record",
     "RecordError",
-    "RoundResult",
-    "SellSecrets",
-    "Setup",
-    "ShareInfo",
-    "State",
-    "SwapStash",
     "action_from_json",
     "action_to_json",
     "apply",

@@ -8,6 +8,18 @@ from __future__ import annotations
 
 from deaddrop.engine.core.records import record
 
+__all__ = [
+    "Action",
+    "EndTurn",
+    "GiveCard",
+    "Grab",
+    "HandBack",
+    "SellSecrets",
+    "ShareInfo",
+    "SwapStash",
+]
+"""What the package re-exports: every action, and their union."""
+
 
 @record
 class ShareInfo:

@@ -13,6 +13,19 @@ from deaddrop.engine.core.events import Event
 from deaddrop.engine.core.records import record
 from deaddrop.engine.core.rng import Rng
 
+__all__ = [
+    "ChooseAction",
+    "ChooseGive",
+    "ChooseHandBack",
+    "MayGrab",
+    "Options",
+    "Pending",
+    "RoundResult",
+    "Setup",
+    "State",
+]
+"""What the package re-exports: the setup, the state and its decisions."""
+
 
 @record
 class Options:
