@@ -61,7 +61,7 @@ from deaddrop.server.station.tabs.roles_text import result_sentence
 from deaddrop.server.station.tabs.seen import listener_of
 from tests.server.station.games import conftest as games
 from tests.server.station.games.helpers import Person, RunDB, Table, user_named
-from tests.server.station.test_live_fragments import applied
+from tests.server.station.live_applied import applied
 from tests.server.station.test_live_stream import pushed
 
 # The fixtures of the games' tests (a manual clock, the runner off, people, a started table),
@@ -128,7 +128,8 @@ def observer(monkeypatch: pytest.MonkeyPatch) -> Observer:
 @dataclass(frozen=True)
 class Push:
     """One push of a stream: its SSE id and the page's live part as it then stands (a `page`
-    event carries it whole; what changed, `append` or `badge`, is applied to the last one)."""
+    event carries it whole; what changed, `append`, `region` or `badge`, is applied to the
+    last one)."""
 
     seq: int
     html: str
@@ -232,7 +233,7 @@ class Stream:
             event, data = fields.get("event", [""])[0], "\n".join(fields.get("data", []))
             if event == "page":
                 self.pushes.append(Push(int(fields["id"][0]), data))
-            elif event in ("append", "badge", "cursor") and self.pushes:
+            elif event in ("append", "region", "badge", "cursor") and self.pushes:
                 # What changed: the page as it stands with it applied, as the script does.
                 seq, page = int(fields["id"][0]), START + self.pushes[-1].html + END
                 self.pushes.append(Push(seq, live_part(applied(page, [(seq, event, data)]))))
