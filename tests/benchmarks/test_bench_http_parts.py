@@ -9,7 +9,7 @@ from collections import Counter
 import pytest
 from rich.console import Console
 
-from deaddrop.benchmarks.http.live import LiveStep
+from deaddrop.benchmarks.http.live import LiveStep, _schedule
 from deaddrop.benchmarks.http.open_loop import OpenLoop
 from deaddrop.benchmarks.http.plan import Plan, Results
 from deaddrop.benchmarks.http.pouch_wave import Wave
@@ -56,7 +56,7 @@ async def test_a_reply_is_read_by_length_or_in_chunks() -> None:
 
 async def test_the_reader_sees_markers_across_chunks_and_crlf() -> None:
     # An event cut between CR and LF, and between two chunks, as a server may send it.
-    events = ": connected\r\n\r\nid: 7\r\ndata: <li>LIVEMARK12N0N3E</li>\r\n\r"
+    events = ": connected\r\n\r\nid: 7\r\nevent: append\r\ndata: <li>LIVEMARK12N0N3E</li>\r\n\r"
     rest = "\nid: 8\r\ndata: plain\r\n\r\n"
     body = b""
     for part in (events, rest):
@@ -68,6 +68,22 @@ async def test_the_reader_sees_markers_across_chunks_and_crlf() -> None:
     assert set(reader.arrivals) == {"LIVEMARK12N0N3E"}
     assert reader.last_id == 8
     assert reader.push_sizes == [len("<li>LIVEMARK12N0N3E</li>"), len("plain")]
+    assert reader.events == [("append", len("<li>LIVEMARK12N0N3E</li>")), ("message", 5)]
+
+
+def test_a_live_steps_votes_fall_halfway_between_its_posts() -> None:
+    plan = _schedule(["a", "b"], 30.0, 2, votes=True)
+    assert plan == [
+        (0.0, "a", 0, 0),
+        (15.0, "a", 0, None),
+        (15.0, "b", 0, 1),
+        (30.0, "b", 0, None),
+        (30.0, "a", 1, 0),
+        (45.0, "a", 1, None),
+        (45.0, "b", 1, 1),
+        (60.0, "b", 1, None),
+    ]
+    assert all(index is not None for *_, index in _schedule(["a", "b"], 30.0, 2, votes=False))
 
 
 def test_the_tables_show_every_phase() -> None:

@@ -39,19 +39,23 @@ LIVE_WAIT_MS = 10_000
 
 RECORD_PUSHES = """
 window.__pushes = [];
+window.__kinds = [];
 window.__sameDocument = false;
 const PlainEventSource = window.EventSource;
 window.EventSource = class extends PlainEventSource {
   constructor(...args) {
     super(...args);
-    for (const kind of ["page", "append", "badge", "cursor"]) {
-      this.addEventListener(kind, (event) => window.__pushes.push(event.data));
+    for (const kind of ["page", "append", "region", "badge", "cursor"]) {
+      this.addEventListener(kind, (event) => {
+        window.__pushes.push(event.data);
+        window.__kinds.push(kind);
+      });
     }
   }
 };
 """
 """Injected into every page before its own scripts: keeps a copy of each live push (a whole
-live part, a new message, a badge, or the cursor alone)."""
+live part, a new message, a region of the Floor, a badge, or the cursor alone) and its kind."""
 
 
 def record_pushes(context: Any) -> None:
@@ -72,6 +76,12 @@ def assert_not_reloaded(page: Any, who: str) -> None:
 def pushes(page: Any) -> list[str]:
     """The live parts pushed to this page so far."""
     received: list[str] = page.evaluate("window.__pushes")
+    return received
+
+
+def kinds(page: Any) -> list[str]:
+    """The kinds of the pushes this page received so far (`page`, `region`, …)."""
+    received: list[str] = page.evaluate("window.__kinds")
     return received
 
 
@@ -186,13 +196,17 @@ def test_floor_votes_and_whispers_arrive_live(table: list[Agent], browser: Any) 
     draft = "Half a thought about the courier, not sent yet"
     c_floor.get_by_label("Message to The Floor").fill(draft)
 
-    # A votes from a second page of A's context; B's open Floor follows every change.
+    # A votes from a second page of A's context; B's open Floor follows every change, by the
+    # Floor's regions alone (the tally and the votes, the same for every reader): B's page is
+    # not re-rendered for a vote that is not B's.
     a_ballot = a.page.context.new_page()
     a_ballot.set_default_timeout(10_000)
+    whole_pages = kinds(b_floor).count("page")
     cast_vote(a_ballot, floor_url, c.codename)
     expect(tally_row(b_floor, c.codename)).to_contain_text(
         f"1 vote from {a.codename}", timeout=LIVE_WAIT_MS
     )
+    assert "region" in kinds(b_floor) and kinds(b_floor).count("page") == whole_pages
     expect(vote_row(b_floor, a.codename).locator("td")).to_have_text(c.codename)
     cast_vote(a_ballot, floor_url, b.codename)
     expect(tally_row(b_floor, b.codename)).to_contain_text(
@@ -202,6 +216,11 @@ def test_floor_votes_and_whispers_arrive_live(table: list[Agent], browser: Any) 
     expect(vote_row(b_floor, a.codename).locator("td")).to_have_text(b.codename)
     expect(vote_row(spectator, a.codename).locator("td")).to_have_text(
         b.codename, timeout=LIVE_WAIT_MS
+    )
+    assert kinds(b_floor).count("page") == whole_pages, "a vote re-rendered B's whole page"
+    # A's own open Floor shows A's ballot as saved (re-rendered for A alone).
+    expect(a_floor.locator("section[aria-labelledby='my-vote-title']")).to_contain_text(
+        f"Now: {b.codename}", timeout=LIVE_WAIT_MS
     )
 
     # B keeps the Dossier open in a second page; A whispers to B from the Dossier.

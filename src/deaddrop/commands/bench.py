@@ -86,6 +86,11 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
         "--processes", type=int, default=1, help="deaddrop serve processes (1; more need --redis)"
     )
     http.add_argument("--redis", default=None, help="REDIS_URL of the servers (several processes)")
+    http.add_argument(
+        "--live-votes",
+        action="store_true",
+        help="live: one vote per game halfway between two of its posts, too",
+    )
     http.add_argument("--phases", default="saturate,open,live,wave", help="what to measure")
     http.add_argument("--server-core", type=int, help="the servers' core (0 on 2+ cores)")
     http.add_argument("--client-core", type=int, help="the load's core (1 on 2+ cores)")
@@ -148,6 +153,7 @@ def plan_of(args: argparse.Namespace) -> Plan:
         interval=value["interval"],
         rounds=value["rounds"],
         live_grace=value["live_grace"],
+        live_votes=args.live_votes,
         waves=_numbers(value["waves"], int),
         wave_workers=_numbers(workers, int),
         processes=args.processes,

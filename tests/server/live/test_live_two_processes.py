@@ -210,7 +210,8 @@ async def start_game(players: list[Player], a: str, b: str) -> Game:
 @dataclass(frozen=True)
 class Push:
     """One push: its id (the reader's cursor) and the HTML it brought (a `page` event's live
-    part, an `append` event's new message; nothing for a badge or the cursor alone)."""
+    part, an `append` event's new message, a `region` event's region of the Floor; nothing for
+    a badge or the cursor alone)."""
 
     id: int
     html: str
@@ -285,8 +286,9 @@ async def _read(
                     continue
                 if event == "page":
                     await inbox.put(Push(int(ident), "\n".join(data)))
-                elif event in ("append", "badge", "cursor"):  # what changed, not the page
-                    what = json.loads("\n".join(data)) if event == "append" else {}
+                elif event in ("append", "region", "badge", "cursor"):  # what changed
+                    changed = event in ("append", "region")  # a message, a Floor region
+                    what = json.loads("\n".join(data)) if changed else {}
                     await inbox.put(Push(int(ident), what.get("html", "")))
                 elif "connected" in comments:
                     await inbox.put("connected")
@@ -375,7 +377,8 @@ async def whispers_keep_their_audience(game: Game, a: str, b: str) -> None:
         [announced] = await floor.until_text(game.announced(sender, recipient))
         # The announcement is journaled just before the text: the floor stops there, and its
         # count (its ids) never includes the text it may not read.
-        # A later push re-renders the whole Floor: the text is still nowhere in it.
+        # The announcement came as the Floor's region, the same for every reader; a later
+        # push brings the next post: the text is still nowhere.
         await game.post(a, 3, "FLOORAFTERWHISPER")
         later = await floor.until_text("FLOORAFTERWHISPER")
         assert [push.id for push in later] == [announced.id + 1]
@@ -394,17 +397,19 @@ async def reconnect_to_the_other_process(game: Game, a: str, b: str) -> None:
     await game.whisper(a, 0, 3, "MISSEDWHISPERSECRET")
     await game.post(a, 3, "MISSEDTHROUGHA")
     async with listening(game.seats[reader], a, game, "floor", resume=dropped) as page:
-        [caught_up] = await page.until_text("MISSEDTHROUGHA")  # one batch: all it missed
-        # Two posts and the whisper's announcement; the whisper's text is not the reader's.
-        assert caught_up.id == push.id + 3
-        assert "MISSEDTHROUGHB" in caught_up.html
-        assert "MISSEDTHROUGHA" in caught_up.html
-        assert game.announced(0, 3) in caught_up.html
-        assert "MISSEDWHISPERSECRET" not in caught_up.html
+        # One batch, all it missed: the two posts appended, then the whisper's announcement
+        # (the Floor's region), each push numbered with the cursor after the batch; the
+        # whisper's text is not the reader's.
+        caught = await page.until_text(game.announced(0, 3))
+        caught_up = caught[-1]
+        assert [p.id for p in caught] == [push.id + 3] * 3
+        assert "MISSEDTHROUGHB" in caught[0].html
+        assert "MISSEDTHROUGHA" in caught[1].html
+        assert "MISSEDWHISPERSECRET" not in texts(caught)
         # Nothing replayed twice, nothing more: the next push is the next post, through B.
         await game.post(b, 5, "AFTERRECONNECT")
-        assert [push.id for push in await page.until_text("AFTERRECONNECT")] == [caught_up.id + 1]
-        assert [push.id for push in page.pushes] == [caught_up.id, caught_up.id + 1]
+        assert [p.id for p in await page.until_text("AFTERRECONNECT")] == [caught_up.id + 1]
+        assert [p.id for p in page.pushes] == [caught_up.id] * 3 + [caught_up.id + 1]
     # Back to B, having missed nothing: the header, not the URL's older `after`, decides.
     async with listening(game.seats[reader], b, game, "floor", resume=page) as again:
         await game.post(a, 1, "NOTHINGMISSED")

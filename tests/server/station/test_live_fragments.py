@@ -1,12 +1,11 @@
 """What changed, pushed once per audience (issue 15): a new Floor message is appended to an open
-Floor panel, a tab's badge grows, and the page with those pushes applied (as station_live.js
-applies them) equals a fresh render for that reader; secret messages stay with their audience.
-SQLite and PostgreSQL."""
+Floor panel, a tab's badge grows (a region of the Floor is replaced: test_live_regions.py), and
+the page with those pushes applied (as station_live.js applies them) equals a fresh render for
+that reader; secret messages stay with their audience. SQLite and PostgreSQL."""
 
 from __future__ import annotations
 
 import json
-import re
 from datetime import timedelta
 
 import pytest
@@ -21,8 +20,8 @@ from deaddrop.server.station.chat.channels import PAGE
 from deaddrop.server.station.chat.models import StationMessage
 from deaddrop.server.station.game.models import StationGame
 from deaddrop.server.station.live import looks
-from deaddrop.server.station.live import routes as station_live
 from deaddrop.server.station.tabs.seen_models import StationTabSeen
+from tests.server.station.live_applied import applied
 from tests.server.station.tabs_fixtures import (  # noqa: F401 (fixtures)
     RunDB,
     Table,
@@ -34,52 +33,6 @@ from tests.server.station.test_live_stream import context_of, live, pushed_event
 
 Server = TestClient[Litestar]
 TABS = ("floor", "cable", "dossier")
-BADGE = re.compile(
-    r' <span class="tab-badge"><span class="visually-hidden">\(</span>(\d+\+?)<.*?</span></span>'
-)
-
-
-def applied(page: str, pushes: list[tuple[int, str, str]]) -> str:
-    """`page` with the pushes applied the way station_live.js applies them."""
-    for _seq, event, data in pushes:
-        if event == "page":
-            start = page.index(station_live.START) + len(station_live.START)
-            page = page[:start] + data + page[page.index(station_live.END, start) :]
-        elif event == "append":
-            page = _append(page, json.loads(data))
-        elif event == "badge":
-            page = _badge(page, json.loads(data))
-        else:
-            assert event == "cursor", event
-    return page
-
-
-def _append(page: str, push: dict[str, object]) -> str:
-    panel = page.index(f'id="{push["panel"]}"')
-    end = page.index("  </ol>", panel)
-    page = page[:end] + str(push["html"]) + page[end:]
-    if push["older"] is not None:
-        first = page.index('    <li class="chat-message"', panel)
-        page = page[:first] + page[page.index("    </li>\n", first) + len("    </li>\n") :]
-        link = page.index('class="chat-older"', panel)
-        after = re.sub(r"before=\d+", f"before={push['older']}", page[link:], count=1)
-        page = page[:link] + after
-    return page
-
-
-def _badge(page: str, push: dict[str, object]) -> str:
-    link = re.search(rf'<a href="[^"]*/{push["tab"]}">[^< ]*', page)
-    assert link is not None
-    rest = page[link.end() :]
-    found = BADGE.match(rest)
-    was = found.group(1) if found else "0"
-    count = 100 if was.endswith("+") else int(was) + int(str(push["add"]))
-    text = "99+" if count > 99 else str(count)
-    html = (
-        f' <span class="tab-badge"><span class="visually-hidden">(</span>{text}'
-        '<span class="visually-hidden"> new)</span></span>'
-    )
-    return page[: link.end()] + html + (rest[found.end() :] if found else rest)
 
 
 def after_of(page: str) -> int:

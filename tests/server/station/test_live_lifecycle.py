@@ -61,7 +61,7 @@ from deaddrop.server.station.tabs.roles_text import result_sentence
 from deaddrop.server.station.tabs.seen import listener_of
 from tests.server.station.games import conftest as games
 from tests.server.station.games.helpers import Person, RunDB, Table, user_named
-from tests.server.station.test_live_fragments import applied
+from tests.server.station.live_applied import applied
 from tests.server.station.test_live_stream import pushed
 
 # The fixtures of the games' tests (a manual clock, the runner off, people, a started table),
@@ -128,7 +128,8 @@ def observer(monkeypatch: pytest.MonkeyPatch) -> Observer:
 @dataclass(frozen=True)
 class Push:
     """One push of a stream: its SSE id and the page's live part as it then stands (a `page`
-    event carries it whole; what changed, `append` or `badge`, is applied to the last one)."""
+    event carries it whole; what changed, `append`, `region` or `badge`, is applied to the
+    last one)."""
 
     seq: int
     html: str
@@ -147,10 +148,14 @@ class Stream:
         after: int | None = None,
         last_event_id: int | None = None,
         at: Callable[[int], int] | None = None,
+        base: str | None = None,
     ) -> None:
         self.server, self.observer, self.path = server, observer, path
         self.at = at or (lambda seq: seq)
         """Journal position → the cursor this page's pushes are numbered by."""
+        self.base = base
+        """The live part of the page the stream was opened from, where the test loaded one:
+        what changed (`append`, `region`, `badge`) is applied to it until a whole page comes."""
         self.name = f"stream-{next(_names)}"
         self.after, self.last_event_id, self.cookie = after, last_event_id, cookie
         self.status: int | None = None
@@ -232,9 +237,12 @@ class Stream:
             event, data = fields.get("event", [""])[0], "\n".join(fields.get("data", []))
             if event == "page":
                 self.pushes.append(Push(int(fields["id"][0]), data))
-            elif event in ("append", "badge", "cursor") and self.pushes:
+            elif event in ("append", "region", "badge", "cursor"):
                 # What changed: the page as it stands with it applied, as the script does.
-                seq, page = int(fields["id"][0]), START + self.pushes[-1].html + END
+                last = self.pushes[-1].html if self.pushes else self.base
+                if last is None:
+                    continue  # no page to apply it to: the test loaded none
+                seq, page = int(fields["id"][0]), START + last + END
                 self.pushes.append(Push(seq, live_part(applied(page, [(seq, event, data)]))))
 
     async def _open(self) -> None:
@@ -387,7 +395,8 @@ def open_page(server: Server, observer: Observer, table: Table, person: Person, 
     after = int(page.split('data-live-after="')[1].split('"')[0])
     path = table.path(f"/events?tab={tab}")
     at = cursor_of(table, person)
-    return Stream(server, observer, path, cookie_of(person), after=after, at=at).open()
+    base = live_part(page)
+    return Stream(server, observer, path, cookie_of(person), after=after, at=at, base=base).open()
 
 
 BADGE = re.compile(r' <span class="tab-badge">.*?</span></span>')
@@ -571,7 +580,8 @@ def watch_page(server: Server, observer: Observer, table: Table, guest: Person, 
     after = int(page.split('data-live-after="')[1].split('"')[0])
     path = f"/watch/{token}/events?tab={tab}"
     at = cursor_of(table, None)
-    return Stream(server, observer, path, cookie_of(guest), after=after, at=at).open()
+    base = live_part(page)
+    return Stream(server, observer, path, cookie_of(guest), after=after, at=at, base=base).open()
 
 
 def test_s26_the_pouch_that_ends_the_game_opens_every_channel_on_open_pages(
@@ -866,13 +876,15 @@ class Run:
         return self.truth.holder.index(person) if person in self.truth.holder else None
 
     def open(self, person: int | None, tab: int, last_event_id: int | None = None) -> None:
-        # From now: the journal position is at least the listener's cursor, so it starts now.
-        after = None if last_event_id is not None else last_seq(self.table)
         if person is None:
             name, path, cookie, seat = WATCH_TABS[tab], f"/watch/{self.token}/events", "", None
         else:
             name, seat = TAB_NAMES[tab], self.seat_of(person)
             path, cookie = self.table.path("/events"), cookie_of(self.pool[person])
+        # A new page is loaded first: what changed is applied to it (a reconnect has none).
+        base = None if last_event_id is not None else self.loaded(person, seat, name)
+        # From now: the journal position is at least the listener's cursor, so it starts now.
+        after = None if last_event_id is not None else last_seq(self.table)
         stream = Stream(
             self.server,
             self.observer,
@@ -880,6 +892,7 @@ class Run:
             cookie,
             after=after,
             last_event_id=last_event_id,
+            base=base,
         ).open()
         if person is not None and seat is None:  # at no seat (replaced): nothing, ever
             assert stream.status == 404 and stream.ended and stream.pushes == []
@@ -887,6 +900,14 @@ class Run:
             return
         assert stream.status == 200, stream.body
         self.pages.append(Page(stream, person, seat, name))
+
+    def loaded(self, person: int | None, seat: int | None, tab: str) -> str | None:
+        """The live part of the page a person (None: a spectator) loads now; None at no seat."""
+        if person is None:
+            return live_part(self.server.get(f"/watch/{self.token}/{tab}").text)
+        if seat is None:
+            return None
+        return live_part(self.pool[person].get(self.table.path(f"/{tab}")).text)
 
     def as_person(self, person: int, write: Callable[[AsyncSession, GameContext], Any]) -> bool:
         """Run a write as a person at the table; whether the app took it."""

@@ -22,6 +22,7 @@ from deaddrop.server.station.game.access import GameContext, access_game_for_pla
 from deaddrop.server.station.live import routes as station_live
 from deaddrop.server.station.live.stream import stream_of
 from deaddrop.server.station.tabs.seen import listener_of
+from tests.server.station.live_applied import applied
 from tests.server.station.tabs_fixtures import (  # noqa: F401 (fixtures)
     RunDB,
     Table,
@@ -160,17 +161,14 @@ def live(html: str) -> str:
 def push_applied(
     server: Server, run_db: RunDB, table: Table, tab: str, act: Callable[[], None]
 ) -> tuple[str, str, str]:
-    """Seat 3's `tab` before `act`, with the last push `act` brought applied, and loaded afresh."""
+    """Seat 3's `tab` before `act`, with the pushes `act` brought applied, and loaded afresh."""
     player = table.players[3]
     old = player.get(f"/games/{table.game_id}/{tab}").text
     after = int(old.split('data-live-after="')[1].split('"')[0])
     act()
-    fragments = pushed(server, context_of(run_db, table, 3), tab, after)
-    assert fragments, tab
-    start = old.index(station_live.START) + len(station_live.START)
-    end = old.index(station_live.END, start)
-    applied = old[:start] + fragments[-1][1] + old[end:]
-    return old, applied, player.get(f"/games/{table.game_id}/{tab}").text
+    pushes = pushed_events(server, context_of(run_db, table, 3), tab, after)
+    assert pushes, tab
+    return old, applied(old, pushes), player.get(f"/games/{table.game_id}/{tab}").text
 
 
 def test_the_page_after_a_push_equals_a_fresh_render(

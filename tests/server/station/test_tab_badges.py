@@ -18,6 +18,7 @@ from deaddrop.server.station.tabs.badges import (
     tabs_showing,
 )
 from deaddrop.server.station.tabs.seen import seen_of
+from tests.server.station.live_applied import applied
 from tests.server.station.tabs_fixtures import (  # noqa: F401 (fixtures)
     RunDB,
     Table,
@@ -26,7 +27,6 @@ from tests.server.station.tabs_fixtures import (  # noqa: F401 (fixtures)
     started_table,
 )
 from tests.server.station.test_chat_routes import api_post, ring_and_station
-from tests.server.station.test_live_fragments import applied
 from tests.server.station.test_live_stream import (
     Server,
     context_of,

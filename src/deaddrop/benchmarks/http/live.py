@@ -3,6 +3,9 @@
 A post's commit is taken as the moment its reply arrives (the reply leaves after the commit);
 a reader's latency is from then to the first event that shows the post's marker, 0 when the
 event came first. A delivery is lost when a reader never shows the marker within the grace.
+With `votes`, each room also gets one vote halfway between two of its posts (a seat in turn,
+for another seat each time): what every open page is pushed then is measured by its size
+and kind, and the posts' latency with the votes' pushes going on around them.
 """
 
 from __future__ import annotations
@@ -46,6 +49,10 @@ class LiveStep:
     push_bytes_median: float = 0.0
     rss_bytes: int = 0
     cpu_percent: float = 0.0
+    votes: int = 0
+    failed_votes: dict[str, int] = field(default_factory=dict)
+    pushes: dict[str, tuple[int, float]] = field(default_factory=dict)
+    """By SSE event (`append`, `region`, `page`, …): how many arrived, their median bytes."""
 
 
 @dataclass(frozen=True)
@@ -59,9 +66,17 @@ class Sent:
 
 
 async def live_step(
-    site: LiveSite, streams: int, *, interval: float, rounds: int, grace: float, probe: Probe
+    site: LiveSite,
+    streams: int,
+    *,
+    interval: float,
+    rounds: int,
+    grace: float,
+    probe: Probe,
+    votes: bool = False,
 ) -> LiveStep:
-    """Open `streams` readers, post `rounds` times to each room, wait `grace`, measure."""
+    """Open `streams` readers, post `rounds` times to each room (and vote, with `votes`), wait
+    `grace`, measure."""
     readers = [Reader(*site.reader(index)) for index in range(streams)]
     tasks = []
     for number, reader in enumerate(readers):
@@ -72,7 +87,10 @@ async def live_step(
         connected = await _wait_connected(readers, timeout=30 + streams / 20)
         _rss, cpu_before = probe()
         began = monotonic()
-        sent = await _post_rounds(site, readers, interval=interval, rounds=rounds)
+        sender = _Sender()
+        sent = await _post_rounds(
+            site, readers, sender, interval=interval, rounds=rounds, votes=votes
+        )
         await _wait_delivered(readers, sent, grace)
         rss, cpu_after = probe()
         cpu = 100 * (cpu_after - cpu_before) / max(monotonic() - began, 1e-9)
@@ -80,7 +98,7 @@ async def live_step(
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
-    return _figures(readers, sent, connected, rss, cpu)
+    return _figures(readers, sent, sender.voted, connected, rss, cpu)
 
 
 async def _wait_connected(readers: list[Reader], timeout: float) -> int:
@@ -91,40 +109,87 @@ async def _wait_connected(readers: list[Reader], timeout: float) -> int:
     return sum(reader.connected.is_set() for reader in readers)
 
 
+class _Sender:
+    """Posts and votes over keep-alive connections (one in use at a time each), their
+    outcomes."""
+
+    def __init__(self) -> None:
+        self.idle: dict[Address, list[tuple[float, Connection]]] = {}
+        self.voted: list[str] = []
+        """Each vote's outcome: its status, or the error that came instead."""
+
+    async def send(self, address: Address, request: bytes) -> str:
+        """The request's status, or the name of the error that came instead of a reply."""
+        connection = _fresh_enough(self.idle.setdefault(address, []), address)
+        try:
+            status = (await connection.send(request)).status
+        except ERRORS as error:
+            connection.close()
+            return type(error).__name__
+        self.idle[address].append((monotonic(), connection))
+        return str(status)
+
+    async def vote(self, site: LiveSite, room: str, number: int) -> None:
+        """The `number`-th vote of `room`, where the site has votes."""
+        made = site.vote(room, number)
+        if made is not None:
+            self.voted.append(await self.send(*made))
+
+    def close(self) -> None:
+        """Close every idle connection."""
+        for connections in self.idle.values():
+            for _since, connection in connections:
+                connection.close()
+
+
 async def _post_rounds(
-    site: LiveSite, readers: list[Reader], *, interval: float, rounds: int
+    site: LiveSite,
+    readers: list[Reader],
+    sender: _Sender,
+    *,
+    interval: float,
+    rounds: int,
+    votes: bool,
 ) -> list[Sent]:
     rooms = list(dict.fromkeys(reader.room for reader in readers))
-    idle: dict[Address, list[tuple[float, Connection]]] = {}
     sent: list[Sent] = []
 
     async def post(room: str, number: int, marker: str) -> None:
         text = f"Live check {marker}: anyone at the fountain?"
-        address, request = site.post(room, number, text)
-        connection = _fresh_enough(idle.setdefault(address, []), address)
-        try:
-            status = (await connection.send(request)).status
-            idle[address].append((monotonic(), connection))
-        except ERRORS as error:
-            sent.append(Sent(marker, room, None, type(error).__name__))
-            return
-        sent.append(Sent(marker, room, monotonic() if status == 200 else None, str(status)))
+        outcome = await sender.send(*site.post(room, number, text))
+        answered = monotonic() if outcome == "200" else None
+        sent.append(Sent(marker, room, answered, outcome))
 
     # The Floor shows earlier steps' posts too: each step's markers are its own.
     step = random.randrange(10**9)
     start = monotonic()
-    posts = []
+    tasks = []
+    for at, room, number, index in _schedule(rooms, interval, rounds, votes):
+        await asyncio.sleep(max(0.0, start + at - monotonic()))
+        if index is None:
+            tasks.append(asyncio.create_task(sender.vote(site, room, number)))
+        else:
+            marker = f"LIVEMARK{step}N{number}N{index}E"
+            tasks.append(asyncio.create_task(post(room, number, marker)))
+    await asyncio.gather(*tasks)
+    sender.close()
+    return sent
+
+
+def _schedule(
+    rooms: list[str], interval: float, rounds: int, votes: bool
+) -> list[tuple[float, str, int, int | None]]:
+    """(seconds from the start, room, round, the room's index; None for a vote): each room's
+    posts an interval apart, the rooms spread over it, and its votes halfway between."""
+    spread = interval / max(len(rooms), 1)
+    found: list[tuple[float, str, int, int | None]] = []
     for number in range(rounds):
         for index, room in enumerate(rooms):
-            at = start + number * interval + index * interval / len(rooms)
-            await asyncio.sleep(max(0.0, at - monotonic()))
-            marker = f"LIVEMARK{step}N{number}N{index}E"
-            posts.append(asyncio.create_task(post(room, number, marker)))
-    await asyncio.gather(*posts)
-    for connections in idle.values():
-        for _since, connection in connections:
-            connection.close()
-    return sent
+            at = number * interval + index * spread
+            found.append((at, room, number, index))
+            if votes:
+                found.append((at + interval / 2, room, number, None))
+    return sorted(found, key=lambda item: item[0])
 
 
 def _fresh_enough(pool: list[tuple[float, Connection]], address: Address) -> Connection:
@@ -157,7 +222,7 @@ def _by_room(readers: list[Reader]) -> dict[str, list[Reader]]:
 
 
 def _figures(
-    readers: list[Reader], sent: list[Sent], connected: int, rss: int, cpu: float
+    readers: list[Reader], sent: list[Sent], voted: list[str], connected: int, rss: int, cpu: float
 ) -> LiveStep:
     latencies: list[float] = []
     lost = 0
@@ -186,4 +251,16 @@ def _figures(
         push_bytes_median=median(sizes),
         rss_bytes=rss,
         cpu_percent=cpu,
+        votes=len(voted),
+        failed_votes=dict(Counter(outcome for outcome in voted if outcome != "200")),
+        pushes=_pushes_by_event(readers),
     )
+
+
+def _pushes_by_event(readers: list[Reader]) -> dict[str, tuple[int, float]]:
+    """Per SSE event: how many pushes of it arrived, and their median size in bytes."""
+    sizes: dict[str, list[int]] = {}
+    for reader in readers:
+        for event, size in reader.events:
+            sizes.setdefault(event, []).append(size)
+    return {event: (len(found), median(found)) for event, found in sorted(sizes.items())}

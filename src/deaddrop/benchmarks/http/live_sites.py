@@ -28,6 +28,10 @@ class LiveSite(Protocol):
         """The server and request of the `number`-th post to `room`, saying `text`."""
         ...
 
+    def vote(self, room: str, number: int) -> tuple[Address, bytes] | None:
+        """The server and request of the `number`-th vote in `room` (None: it has none)."""
+        ...
+
 
 def stream_get(address: Address, path: str, cookie: str | None, last_id: int | None) -> bytes:
     """The GET of an EventSource, with Last-Event-ID when it reconnects."""
@@ -81,6 +85,17 @@ class DeadDropSite(_Spread):
         cookie = player.cookie_header()
         return address, json_post(address, path, {"text": text}, cookie, player.csrf)
 
+    def vote(self, room: str, number: int) -> tuple[Address, bytes] | None:
+        """Seat `number` (in turn) votes, for a seat further on each round (S21: a change
+        is a new vote, pushed to every open Floor as its tally and votes)."""
+        seats = self.world.games[room]
+        player = seats[number % len(seats)]
+        target = seats[(player.seat + 1 + number) % len(seats)].codename
+        path = f"/api/games/{room}/vote"
+        address = self.next_address()
+        cookie = player.cookie_header()
+        return address, json_post(address, path, {"vote": target}, cookie, player.csrf)
+
 
 class BareSite(_Spread):
     """The bare app's rooms (named after the same games), ten readers each."""
@@ -99,3 +114,7 @@ class BareSite(_Spread):
         """A post to the room."""
         address = self.next_address()
         return address, json_post(address, f"/post/{room}", {"text": text}, "", "")
+
+    def vote(self, room: str, number: int) -> tuple[Address, bytes] | None:
+        """The bare app has no votes."""
+        return None

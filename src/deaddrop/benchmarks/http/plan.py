@@ -38,6 +38,8 @@ class Plan:
     interval: float = 30.0
     rounds: int = 2
     live_grace: float = 30.0
+    live_votes: bool = False
+    """Live: one vote per game halfway between two of its posts, too."""
     waves: tuple[int, ...] = (1000, 5000, 10000)
     wave_workers: tuple[int, ...] = (1,)
     processes: int = 1

@@ -51,6 +51,7 @@ def print_tables(plan: Plan, results: Results, console: Console | None = None) -
         out.print(_open_loop_table(results))
     if results.live:
         out.print(_live_table(plan, results))
+        out.print(_pushes_table(results))
     if results.waves:
         out.print(_wave_table(results))
 
@@ -139,7 +140,8 @@ def _p50_p99(runs: list[OpenLoop] | list[Saturation]) -> str:
 def _live_table(plan: Plan, results: Results) -> Table:
     title = (
         f"Live: a Floor post to its game's readers, commit to reader "
-        f"(one post per game every {plan.interval:g} s, {plan.rounds} rounds)"
+        f"(one post per game every {plan.interval:g} s, {plan.rounds} rounds"
+        f"{', one vote per game between posts' if plan.live_votes else ''})"
     )
     table = Table(title=title)
     columns = ("streams", "p50 / p99 ms", "lost", "failed posts", "drops", "push KB")
@@ -160,6 +162,21 @@ def _live_table(plan: Plan, results: Results) -> Table:
             f"{other.p50_ms:,.1f} / {other.p99_ms:,.1f}" if other else "-",
             f"{other.lost}/{other.deliveries}" if other else "-",
             f"{other.rss_bytes / 2**20:,.0f}" if other else "-",
+        )
+    return table
+
+
+def _pushes_table(results: Results) -> Table:
+    table = Table(title="Live pushes on Dead Drop by kind: how many arrived, median size")
+    for column in ("streams", "votes sent", "failed votes", "pushes"):
+        table.add_column(column, justify="right")
+    for step in results.live.get("deaddrop", []):
+        kinds = " · ".join(
+            f"{event} {count:,} × {size / 1024:,.1f} KB"
+            for event, (count, size) in step.pushes.items()
+        )
+        table.add_row(
+            f"{step.streams}", str(step.votes), _outcomes([step.failed_votes]) or "0", kinds
         )
     return table
 

@@ -184,6 +184,7 @@ def _live(
                 rounds=plan.rounds,
                 grace=plan.live_grace,
                 probe=probe,
+                votes=plan.live_votes,
             )
         )
         results.live.setdefault(target, []).append(step)

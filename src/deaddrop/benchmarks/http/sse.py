@@ -35,6 +35,8 @@ class Reader:
         self.request = request
         self.arrivals: dict[str, float] = {}
         self.push_sizes: list[int] = []
+        self.events: list[tuple[str, int]] = []
+        """(SSE event name, data bytes) of each push, in order ("message" when unnamed)."""
         self.connected = asyncio.Event()
         self.drops = 0
         self.refusals: list[str] = []
@@ -86,16 +88,20 @@ class Reader:
     def _take(self, event: str) -> None:
         now = monotonic()
         data = []
+        name = "message"
         for line in event.split("\n"):
             if line.startswith(":"):
                 self.connected.set()  # the server's first comment: subscribed from here
             elif line.startswith("id:"):
                 self.last_id = int(line[3:].strip())
+            elif line.startswith("event:"):
+                name = line[6:].strip()
             elif line.startswith("data:"):
                 data.append(line[5:].removeprefix(" "))
         if not any(data):
             return
         text = "\n".join(data)
         self.push_sizes.append(len(text.encode()))
+        self.events.append((name, len(text.encode())))
         for marker in MARKER.findall(text):
             self.arrivals.setdefault(marker, now)

@@ -1,6 +1,6 @@
 // Dead Drop · Station: a game page kept live over Server-Sent Events.
-// The server pushes what changed (a new Floor message, a badge), or the page's live part already
-// rendered for this reader; chat and whisper forms are sent with fetch. Without JavaScript every form still posts and redirects.
+// The server pushes what changed (a new Floor message, a region of the Floor such as the tally, a
+// badge), or the page's live part already rendered for this reader; chat and whisper forms are sent with fetch. Without JavaScript every form still posts and redirects.
 
 const root = document.querySelector(".game-page[data-live-url]");
 
@@ -149,6 +149,35 @@ function append(data) {
   return true;
 }
 
+// The comments <!--region:NAME--> and <!--/region:NAME--> around a part of the page every reader
+// sees alike (the Floor's tally, its votes, who whispered to whom).
+function regionMarkers(name) {
+  const walker = document.createTreeWalker(root, NodeFilter.SHOW_COMMENT);
+  let start = null;
+  while (walker.nextNode()) {
+    const node = walker.currentNode;
+    if (node.data === `region:${name}`) start = node;
+    else if (start && node.data === `/region:${name}`) return [start, node];
+  }
+  return [null, null];
+}
+
+// A region replaced whole, its markers included (the push carries them, as a fresh load does).
+function region(data) {
+  const { name, html } = JSON.parse(data);
+  const [start, end] = regionMarkers(name);
+  if (!start || !end || start.parentNode !== end.parentNode) return false;
+  const template = document.createElement("template");
+  template.innerHTML = html;
+  const range = document.createRange();
+  range.setStartBefore(start);
+  range.setEndAfter(end);
+  range.deleteContents();
+  range.insertNode(template.content);
+  document.dispatchEvent(new CustomEvent("deaddrop:live"));
+  return true;
+}
+
 // A tab's "new" badge grows by what arrived for that tab (this reader's own count, as the server
 // counted it for them): written the way the page renders it.
 function badge(data) {
@@ -181,6 +210,10 @@ function listen() {
   source.addEventListener("append", (event) => {
     moved(event);
     if (!append(event.data)) refresh(); // the page is not what the push expects: load it
+  });
+  source.addEventListener("region", (event) => {
+    moved(event);
+    if (!region(event.data)) refresh(); // the page is not what the push expects: load it
   });
   source.addEventListener("badge", (event) => {
     moved(event);

@@ -5,8 +5,9 @@ game's status and spectator link, and each new Floor message with its place in t
 from __future__ import annotations
 
 import contextlib
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable, Hashable
 from dataclasses import dataclass
+from typing import TypeVar
 
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
@@ -22,6 +23,7 @@ from deaddrop.server.station.game.models import StationGame, StationSeat
 from deaddrop.server.station.game.store import load_state
 
 Sessions = async_sessionmaker[AsyncSession]
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -117,11 +119,16 @@ async def floor_post(reads: Reads, game_id: int, message_id: int) -> FloorPost |
     return FloorPost(message, state, fits=True, older=newest[PAGE - 1] if shown > PAGE else None)
 
 
+async def read_once(batch: Batch, key: Hashable, what: str, read: Callable[[], Awaitable[T]]) -> T:
+    """`read()` once per batch for every page of this process (`Batch.once`), tried again
+    while it fails (`fanout.patiently`)."""
+    return await batch.once(key, lambda: patiently(what, read))
+
+
 async def now_of(batch: Batch, reads: Reads, game_id: int) -> GameNow:
     """The game after this batch, read once for every page of this process."""
-    return await batch.once(
-        ("station-now", game_id),
-        lambda: patiently(f"game {game_id} now", lambda: game_now(reads, game_id)),
+    return await read_once(
+        batch, ("station-now", game_id), f"game {game_id} now", lambda: game_now(reads, game_id)
     )
 
 
@@ -129,9 +136,9 @@ async def floor_post_of(
     batch: Batch, reads: Reads, game_id: int, message_id: int
 ) -> FloorPost | None:
     """A Floor message of this batch, read once for every page of this process."""
-    return await batch.once(
+    return await read_once(
+        batch,
         ("station-floor", message_id),
-        lambda: patiently(
-            f"floor post {message_id}", lambda: floor_post(reads, game_id, message_id)
-        ),
+        f"floor post {message_id}",
+        lambda: floor_post(reads, game_id, message_id),
     )

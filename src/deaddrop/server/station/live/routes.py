@@ -1,9 +1,11 @@
 """A game page's Server-Sent Events: `/games/{id}/events` (a seat) and `/watch/{token}/events`.
 
 The journal decides which events wake a listener (the engine's audience, by seat). What is sent
-is the page's live part re-rendered at delivery time from the listener's own `view` and the
-chat panels `can_read` allows on the current state, so a reader gains the Archive when burned
-(S30) and every channel after the game (S26) without anything secret reaching anyone else.
+is what changed, made once per audience (pushes.py: a Floor message, the Floor's public
+regions, a badge), or else the page's live part re-rendered at delivery time from the
+listener's own `view` and the chat panels `can_read` allows on the current state, so a reader
+gains the Archive when burned (S30) and every channel after the game (S26) without anything
+secret reaching anyone else.
 """
 
 from __future__ import annotations

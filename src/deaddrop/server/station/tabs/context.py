@@ -14,6 +14,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from deaddrop.phrasebook.station_claims import post_sentences
 from deaddrop.server.station.chat.claim_form import claim_choices
+from deaddrop.server.station.tabs.floor_regions import floor_regions
 from deaddrop.server.station.tabs.info import GameInfo
 from deaddrop.server.station.tabs.roles_text import (
     GOAL,
@@ -232,26 +233,11 @@ def whispers_with_claims(whispers: list[JSON]) -> list[Context]:
 
 def floor_tab(view: JSON, info: GameInfo) -> Context:
     """The live Tribunal (S21): who votes for whom, the tally, my vote form."""
-    votes = view["votes"]
-    counts: dict[str, list[str]] = {}
-    for entry in votes:
-        if entry["vote"] not in (None, "abstain"):
-            counts.setdefault(entry["vote"], []).append(entry["voter"])
     me = view.get("me")
     return {
-        "votes": [{"voter": v["voter"], "vote": vote_text(v["vote"])} for v in votes],
-        "tally": [
-            {"codename": name, "count": len(voters), "voters": voters}
-            for name, voters in sorted(counts.items(), key=lambda item: (-len(item[1]), item[0]))
-        ],
-        "abstaining": [v["voter"] for v in votes if v["vote"] == "abstain"],
-        "not_voted": [v["voter"] for v in votes if v["vote"] is None],
-        "living": len(votes),
-        "threshold": view["threshold"],  # S21, from the engine
+        **floor_regions(view),  # public: the same for every reader (pushed once for all)
         "my_vote": me["vote"] if me else None,
         "vote_choices": me["options"]["vote_choices"] if me else [],
-        # S31: everyone sees who whispered to whom today, never the text.
-        "whispers_announced": [w for w in view["whispers_announced"] if w["day"] == view["day"]],
     }
 
 
