@@ -117,7 +117,8 @@ async def _measure(app: Litestar, client: httpx.AsyncClient, path: str, runs: in
         calls.append(pstats.Stats(profile).total_calls)  # type: ignore[attr-defined]
     return (
         f"{path.rsplit('/', 1)[1]:6} statements {statistics.median(statements):3.0f}  "
-        f"python calls {statistics.median(calls):6.0f}  CPU {statistics.median(cpu):5.2f} ms"
+        f"python calls {statistics.median(calls):6.0f}  CPU {statistics.median(cpu):5.2f} ms  "
+        f"{len(answer.content) / 1024:.1f} KB"
     )
 
 
