@@ -64,6 +64,7 @@ from deaddrop.server.station.play import routes as station_routes
 from deaddrop.server.station.practice import routes as practice_routes
 from deaddrop.server.station.standins import routes as standins
 from deaddrop.server.station.tabs import routes as tab_routes
+from deaddrop.server.station.tabs.memos import PAGE_MEMOS_KEY, PageMemos
 
 STATIC_DIR = Path(__file__).parent / "static"
 ROUTERS: tuple[Router, ...] = (page_routes.router, account_routes.router, api_routes.router)
@@ -99,8 +100,8 @@ def create_app(
     """
     game_clock: Clock = clock or SystemClock()
     engine = create_engine(settings)
-    wakeups = Wakeups()  # on `app.state` and in `db.info`: writers with or without a request
-    sessionmaker = create_sessionmaker(engine, {WAKEUPS_KEY: wakeups})
+    in_sessions = _in_sessions()
+    sessionmaker = create_sessionmaker(engine, in_sessions)
     throttle_store = _throttle_store(settings, sessionmaker)
     throttle = _login_throttle(settings, throttle_store)
     templates = TemplateConfig(instance=JinjaTemplateEngine.from_environment(jinja_environment()))
@@ -137,11 +138,18 @@ def create_app(
         ],  # stopped in reverse order
         on_startup=[register_broker],
         on_shutdown=[unregister_broker],
-        state=State(_shared(settings, engine, sessionmaker, game_clock, wakeups)),
+        state=State(_shared(settings, engine, sessionmaker, game_clock, in_sessions)),
         request_max_body_size=MAX_BODY_BYTES,
         debug=settings.debug,
         openapi_config=None,
     )
+
+
+def _in_sessions() -> dict[str, Any]:
+    """What the app keeps both in `app.state` and in its sessions' `db.info`: the wake-ups
+    (writers with or without a request) and its pages' memos (this app's own, never another
+    app's in the same process)."""
+    return {WAKEUPS_KEY: Wakeups(), PAGE_MEMOS_KEY: PageMemos()}
 
 
 def _shared(
@@ -149,7 +157,7 @@ def _shared(
     engine: AsyncEngine,
     sessionmaker: async_sessionmaker[AsyncSession],
     clock: Clock,
-    wakeups: Wakeups,
+    in_sessions: dict[str, Any],
 ) -> dict[str, Any]:
     """What the app keeps in `app.state` for its handlers, streams and jobs."""
     return {
@@ -158,7 +166,7 @@ def _shared(
         "sessionmaker": sessionmaker,
         "clock": clock,
         "cards": Runtime(bot_delay=bot_delay_from_env()),  # the Cards area's bot pace
-        WAKEUPS_KEY: wakeups,
+        **in_sessions,
         **live_state(sessionmaker),  # live pages: the games' hubs, turns at the DB, looks
     }
 

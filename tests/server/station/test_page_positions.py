@@ -10,7 +10,10 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from deaddrop.engine.station.roles import is_ring
 from deaddrop.server.live import journal
 from deaddrop.server.station.live.stream import stream_of
-from deaddrop.server.station.tabs.positions import position
+from deaddrop.server.station.tabs.memos import page_memos
+from deaddrop.server.station.tabs.positions import position, position_and_looks
+from deaddrop.server.station.tabs.seen import seen_of
+from tests.server.station.games.helpers import game_row, user_named
 from tests.server.station.tabs_fixtures import (  # noqa: F401 (fixtures)
     RunDB,
     Table,
@@ -75,6 +78,33 @@ def test_a_new_post_reaches_every_page_past_the_kept_pieces(table: Table) -> Non
         dossier = player.get(f"/games/{table.game_id}/dossier").text
         assert ("POSITION SECRET" in dossier) == (seat in ring_seats(table)), seat
         assert "POSITION SECRET" not in player.get(f"/games/{table.game_id}/floor").text
+
+
+def test_the_position_with_the_looks_is_the_plain_position_and_looks(
+    run_db: RunDB, table: Table
+) -> None:
+    ring, station = ring_and_station(table)
+    stream = stream_of(table.game_id)
+
+    async def compare(db: AsyncSession) -> None:
+        game = await game_row(db, table.game_id)
+        newest = await journal.last_seq(db, stream)
+        for seat in range(len(table.players)):
+            user = await user_named(db, table.players[seat].username)
+            for cold in (True, False):  # from the start of the stream, then from a kept one
+                if cold:
+                    page_memos(db).positions.put((stream, seat), (0, 0))
+                found = await position_and_looks(db, stream, seat, game.id, user.id)
+                truth = (newest, await journal.cursor_at(db, stream, seat, newest))
+                assert found == (*truth, await seen_of(db, game.id, user.id)), (seat, cold)
+
+    run_db(compare)
+    for player in table.players:  # looks recorded on two tabs
+        assert player.get(f"/games/{table.game_id}/floor").status_code == 200
+        assert player.get(f"/games/{table.game_id}/cable").status_code == 200
+    assert api_post(table.players[ring], table, "ring", "LOOKS RING").status_code == 200
+    whisper(table.players[ring], table, station, "LOOKS WHISPER")
+    run_db(compare)
 
 
 def ring_seats(table: Table) -> set[int]:

@@ -127,7 +127,7 @@ async def _post_once(
     seq = await write.commit(after=last)
     if journal.visible_to(audience, listener):
         cursor += 1
-    advance(stream, listener, seq, cursor)
+    advance(db, stream, listener, seq, cursor)
     return Sent(seq, cursor)
 
 

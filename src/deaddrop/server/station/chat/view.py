@@ -6,14 +6,12 @@ from datetime import datetime
 from functools import lru_cache
 from typing import Any
 
-from markupsafe import Markup
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from deaddrop.engine.station.channels import Channel
 from deaddrop.engine.station.state import State
 from deaddrop.engine.station.views import view
 from deaddrop.phrasebook.station_claims import CLAIM_CHANNELS, post_sentences
-from deaddrop.server.hosting.memo import Memo
 from deaddrop.server.render import fragment
 from deaddrop.server.station.chat.channels import (
     TITLES,
@@ -25,6 +23,7 @@ from deaddrop.server.station.chat.channels import (
 )
 from deaddrop.server.station.chat.models import StationMessage
 from deaddrop.server.station.tabs.context import _zone, when_text
+from deaddrop.server.station.tabs.memos import JournalAt, page_memos
 
 TAB_CHANNELS: dict[str, tuple[Channel, ...]] = {
     "floor": (Channel.FLOOR,),
@@ -96,16 +95,6 @@ def _note(state: State, viewer: int | None, channel: Channel) -> str:
     return ""
 
 
-JournalAt = tuple[str, int]
-"""(a game's public id, its journal's newest seq as a page read it)."""
-Shown = tuple[list[dict[str, Any]], int | None, Markup]
-_SHOWN: Memo[tuple[JournalAt, str, tuple[int, ...], int | None, str], Shown] = Memo(2048)
-"""A channel's newest messages, the id to page back from and their HTML, by (game and journal
-position, channel, the readable days, `before`, zone). Who reads which days is the engine's
-answer, and the journal numbers every post, so readers with the same key read the same rows
-(the Floor: everyone; a secret channel: only readers of those very days, S14, S29, S30)."""
-
-
 async def panel(
     db: AsyncSession,
     game_id: int,
@@ -121,15 +110,20 @@ async def panel(
     days = readable_days(state, viewer, channel)
     if not days:
         return None
+    # A channel's newest messages by (game and journal position, channel, the readable days,
+    # `before`, zone). Who reads which days is the engine's answer, and the journal numbers
+    # every post, so readers with the same key read the same rows (the Floor: everyone; a
+    # secret channel: only readers of those very days, S14, S29, S30).
     key = (at, channel.value, tuple(days), before, zone_name) if at is not None else None
-    shown = _SHOWN.get(key) if key is not None else None
+    memo = page_memos(db).shown
+    shown = memo.get(key) if key is not None else None
     if shown is None:
         rows, more = await history(db, game_id, state, viewer, channel, before)
         messages = [message_json(state, row, zone_name) for row in rows]
         log = fragment("station/chat/messages.html", messages=messages)
         shown = (messages, rows[0].id if more and rows else None, log)
         if key is not None:
-            _SHOWN.put(key, shown)
+            memo.put(key, shown)
     posting = can_post(state, viewer, channel)
     return Panel(
         channel=channel.value,

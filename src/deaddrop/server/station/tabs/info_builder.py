@@ -7,7 +7,6 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from deaddrop.engine.station import State
 from deaddrop.server.accounts.models import User
-from deaddrop.server.hosting.memo import Memo
 from deaddrop.server.station.chat.models import StationMessage
 from deaddrop.server.station.game.access import GameContext
 from deaddrop.server.station.game.models import (
@@ -21,6 +20,7 @@ from deaddrop.server.station.host import table_limits
 from deaddrop.server.station.practice.pace import shown_deadline
 from deaddrop.server.station.standins.ledger import stood_in_days
 from deaddrop.server.station.tabs.info import Announcement, GameInfo, SeatInfo
+from deaddrop.server.station.tabs.memos import TableRows, page_memos
 
 
 def spectator_path(game: StationGame) -> str | None:
@@ -58,22 +58,19 @@ async def build_game_info(
     )
 
 
-TableRows = tuple[tuple[SeatInfo, ...], tuple[Announcement, ...]]
-_TABLES: Memo[tuple[str, int, int, int], TableRows] = Memo(2048)
-"""The seats and notices of recently read games, by (public id, row version, version, journal
-seq): a handover, a stand-in, a removal or a notice bumps the row version or journals an event,
-and a post journals one, so a changed table is always a new key. Public to every viewer."""
-
-
 async def _table_rows(
     db: AsyncSession, game: StationGame, state: State, at: int | None
 ) -> TableRows:
     """The seats' infos and the host's notices, oldest first; kept by the journal position
     `at` (while the game runs: after the end the seats show people's names, S26, which an
     account may change without a journal event)."""
+    # By (public id, row version, version, journal seq): a handover, a stand-in, a removal or
+    # a notice bumps the row version or journals an event, and a post journals one, so a
+    # changed table is always a new key. Public to every viewer.
     key = (game.public_id, game.row_version, game.version, at or 0)
+    tables = page_memos(db).tables
     if at is not None and not state.over:
-        found = _TABLES.get(key)
+        found = tables.get(key)
         if found is not None:
             return found
     rows = await db.scalars(
@@ -84,7 +81,7 @@ async def _table_rows(
     notices = tuple(Announcement(a.day, a.kind, a.text, a.created_at) for a in rows)
     found = (await seat_infos(db, game, state), notices)
     if at is not None and not state.over:
-        _TABLES.put(key, found)
+        tables.put(key, found)
     return found
 
 

@@ -3,7 +3,7 @@
 A page needs both (server/live/journal.py: `last_seq`, `cursor_at`), and counting the cursor
 reads every journal row of the game. The journal is append-only and its sequence numbers
 become visible in order (one writer per game, a unique (stream, seq)), so the count of the
-events a listener may see up to a seq never changes: this process remembers the newest
+events a listener may see up to a seq never changes: this app remembers the newest
 (seq, cursor) per stream and listener, and a page reads only the rows after it, in one query.
 Nothing is shared between listeners, and what the database says always wins: a cached
 position is only ever a starting point that the rows after it complete.
@@ -11,24 +11,39 @@ position is only ever a starting point that the rows after it complete.
 
 from __future__ import annotations
 
-from sqlalchemy import bindparam, select
+from sqlalchemy import JSON, Boolean, Integer, String, bindparam, literal, null, select, union_all
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from deaddrop.server.hosting.memo import Memo
 from deaddrop.server.live import journal
 from deaddrop.server.live.models import LiveEvent
+from deaddrop.server.station.tabs.memos import page_memos
+from deaddrop.server.station.tabs.seen_models import StationTabSeen
 
-SIZE = 8192
-"""(stream, listener) pairs remembered: a few per open game, a few bytes each."""
-
-Key = tuple[str, journal.Listener]
-
-
-_POSITIONS: Memo[Key, tuple[int, int]] = Memo(SIZE)
 _COLUMNS = select(LiveEvent.seq, LiveEvent.public, LiveEvent.seats).order_by(LiveEvent.seq)
 _AFTER = _COLUMNS.where(LiveEvent.stream == bindparam("stream"), LiveEvent.seq > bindparam("after"))
 _BETWEEN = _AFTER.where(LiveEvent.seq <= bindparam("upto"))
 """What a page reads of the journal (on every page): built once, not per request."""
+_JOURNAL_PART, _LOOKS_PART = 0, 1
+_WITH_LOOKS = union_all(
+    select(
+        literal(_JOURNAL_PART, Integer).label("part"),
+        LiveEvent.seq,
+        LiveEvent.public,
+        LiveEvent.seats,
+        null().cast(String).label("tab"),
+    ).where(LiveEvent.stream == bindparam("stream"), LiveEvent.seq > bindparam("after")),
+    select(
+        literal(_LOOKS_PART, Integer),
+        StationTabSeen.seq,
+        null().cast(Boolean),
+        null().cast(JSON),
+        StationTabSeen.tab,
+    ).where(
+        StationTabSeen.game_id == bindparam("game"), StationTabSeen.user_id == bindparam("user")
+    ),
+).order_by("part", "seq")
+"""The journal after a position and a player's last looks (`seen_of`), in one statement: a
+player's page needs both, and each statement is a round trip and its own Python work."""
 
 
 async def position(
@@ -37,8 +52,8 @@ async def position(
     """(the stream's newest seq, the listener's cursor there), as `last_seq` then `cursor_at`
     would say, from the rows after the newest position this process knows; with `upto`, the
     same at that seq (`upto` itself and the cursor there)."""
-    key = (stream, listener)
-    seq, cursor = _POSITIONS.get(key) or (0, 0)  # (0, 0): the start of every stream
+    known = page_memos(db).positions.get((stream, listener))
+    seq, cursor = known or (0, 0)  # (0, 0): the start of every stream
     if upto is not None and seq > upto:
         seq, cursor = 0, 0  # known only further on: count from the start
     query, values = _AFTER, {"stream": stream, "after": seq}
@@ -48,14 +63,36 @@ async def position(
         seq = row.seq
         if journal.visible_to(row, listener):
             cursor += 1
-    advance(stream, listener, seq, cursor)  # a slower page never moves it back
+    advance(db, stream, listener, seq, cursor)  # a slower page never moves it back
     return seq, cursor
 
 
-def advance(stream: str, listener: journal.Listener, seq: int, cursor: int) -> None:
+async def position_and_looks(
+    db: AsyncSession, stream: str, listener: journal.Listener, game_id: int, user_id: int
+) -> tuple[int, int, dict[str, int]]:
+    """`position` at the newest seq, and the player's `seen_of`, in one statement."""
+    known = page_memos(db).positions.get((stream, listener))
+    seq, cursor = known or (0, 0)
+    looks: dict[str, int] = {}
+    values = {"stream": stream, "after": seq, "game": game_id, "user": user_id}
+    for row in await db.execute(_WITH_LOOKS, values):
+        if row.part == _LOOKS_PART:
+            looks[row.tab] = row.seq
+            continue
+        seq = row.seq
+        if journal.visible_to(row, listener):
+            cursor += 1
+    advance(db, stream, listener, seq, cursor)
+    return seq, cursor, looks
+
+
+def advance(
+    db: AsyncSession, stream: str, listener: journal.Listener, seq: int, cursor: int
+) -> None:
     """Remember a position a writer reached itself (`position` then its own rows, committed):
     never moves a known one back."""
     key = (stream, listener)
-    known = _POSITIONS.get(key)
+    positions = page_memos(db).positions
+    known = positions.get(key)
     if known is None or known[0] < seq:
-        _POSITIONS.put(key, (seq, cursor))
+        positions.put(key, (seq, cursor))

@@ -6,16 +6,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from litestar import Router, get
+from litestar import Request, Router, get
 from litestar.handlers import HTTPRouteHandler
 from litestar.params import FromPath
-from litestar.response import Redirect, Template
+from litestar.response import Redirect, Response, Template
 
 from deaddrop.engine.station.views import view
 from deaddrop.server.accounts.auth import Me, Viewer
 from deaddrop.server.accounts.models import User
 from deaddrop.server.db.dependencies import DB
-from deaddrop.server.render import page, see_other
+from deaddrop.server.render import see_other
+from deaddrop.server.render_memo import memoised_page
 from deaddrop.server.station.chat.view import chat_values
 from deaddrop.server.station.game.access import (
     GameContext,
@@ -28,19 +29,28 @@ from deaddrop.server.station.live.stream import stream_of
 from deaddrop.server.station.standins.page import standin_values
 from deaddrop.server.station.tabs.context import SPECTATOR_TABS, TABS, tab_context
 from deaddrop.server.station.tabs.info_builder import build_game_info
-from deaddrop.server.station.tabs.positions import position
-from deaddrop.server.station.tabs.seen import listener_of, mark_seen, seen_of, tab_badges
+from deaddrop.server.station.tabs.memos import page_memos
+from deaddrop.server.station.tabs.positions import position, position_and_looks
+from deaddrop.server.station.tabs.seen import listener_of, mark_seen, tab_badges
 
 # Pages change with every save of anyone at the table: never serve one from a cache.
 NO_STORE = {"Cache-Control": "no-store"}
 
 
 async def render_tab(
-    db: DB, context: GameContext, tab: str, viewer: User | None, base_path: str
-) -> Template:
-    """One tab of a started game, as the context's viewer may see it."""
+    request: Request[Any, Any, Any],
+    db: DB,
+    context: GameContext,
+    tab: str,
+    viewer: User | None,
+    base_path: str,
+) -> Response[bytes] | Template:
+    """One tab of a started game, as the context's viewer may see it; the same page again
+    (nothing it shows has changed) is taken from the app's memo (server/render_memo.py)."""
     values = await tab_values(db, context, tab, base_path)
-    return page(f"station/tabs/{tab}.html", viewer=viewer, headers=NO_STORE, **values)
+    template = f"station/tabs/{tab}.html"
+    memo = page_memos(db).pages
+    return memoised_page(request, memo, template, viewer=viewer, headers=NO_STORE, **values)
 
 
 async def tab_values(
@@ -52,7 +62,14 @@ async def tab_values(
     """
     # Read the journal position first: an event after it is pushed again, never missed.
     # The page names the viewer's own cursor, never `after`: that counts others' private acts.
-    after, cursor = await position(db, stream_of(context.game.public_id), listener_of(context))
+    stream, listener = stream_of(context.game.public_id), listener_of(context)
+    player = context.user if context.seat is not None else None  # a spectator has no looks
+    if player is not None:  # the player's looks in the same statement
+        after, cursor, seen = await position_and_looks(
+            db, stream, listener, context.game.id, player.id
+        )
+    else:
+        (after, cursor), seen = await position(db, stream, listener), {}
     state = await load_state(db, context.game)
     info = await build_game_info(db, context, state, after)
     values = tab_context(tab, view(state, context.seat), info, base_path=base_path)
@@ -61,12 +78,11 @@ async def tab_values(
     values.update(await chat_values(db, context.game.id, state, context.seat, tab, zone, where))
     values.update(live_url=f"{base_path}/events?tab={tab}", live_after=cursor)
     values.update(standin_values(context, info, state.day))  # public, but for the button
-    if context.user is not None and context.seat is not None:
-        seen = await seen_of(db, context.game.id, context.user.id)
+    if player is not None:
         # Rendering a tab to its player is their look at it (issue 5); a look that moves
         # nothing on (the tab already seen up to `after`) writes nothing.
         if looked and (tab not in seen or seen[tab] < after):
-            await mark_seen(db, context.game.id, context.user.id, tab, after)
+            await mark_seen(db, context.game.id, player.id, tab, after)
         names = [item["name"] for item in values["tabs"] if item["name"] != tab]
         values["badges"] = await tab_badges(db, context, values["codename"], names, seen, after)
     return values
@@ -75,12 +91,14 @@ async def tab_values(
 def _player_tab(tab: str) -> HTTPRouteHandler:
     """The handler of one tab for the game's players."""
 
-    async def handler(game_id: FromPath[str], db: DB, me: Me) -> Template | Redirect:
+    async def handler(
+        request: Request[Any, Any, Any], game_id: FromPath[str], db: DB, me: Me
+    ) -> Response[bytes] | Template | Redirect:
         member = await access_game_for_member(db, game_id, me)
         if member.game.setup is None:  # not started: the tabs have nothing yet, the lobby does
             return see_other(f"/games/{game_id}/lobby")
         context = check_player(member)
-        return await render_tab(db, context, tab, me, f"/games/{game_id}")
+        return await render_tab(request, db, context, tab, me, f"/games/{game_id}")
 
     handler.__doc__ = f"The {tab} tab of a game, for one of its players."
     return get(f"/games/{{game_id:str}}/{tab}", name=f"station_{tab}")(handler)
@@ -89,9 +107,11 @@ def _player_tab(tab: str) -> HTTPRouteHandler:
 def _spectator_tab(tab: str) -> HTTPRouteHandler:
     """The handler of one public tab behind a spectator link."""
 
-    async def handler(token: FromPath[str], db: DB, viewer: Viewer) -> Template:
+    async def handler(
+        request: Request[Any, Any, Any], token: FromPath[str], db: DB, viewer: Viewer
+    ) -> Response[bytes] | Template:
         context = await access_game_for_spectator(db, token, viewer)
-        return await render_tab(db, context, tab, viewer, f"/watch/{token}")
+        return await render_tab(request, db, context, tab, viewer, f"/watch/{token}")
 
     handler.__doc__ = f"The {tab} tab behind a spectator link: public things only (S28)."
     return get(f"/watch/{{token:str}}/{tab}", name=f"station_watch_{tab}")(handler)

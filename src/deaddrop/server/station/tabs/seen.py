@@ -11,13 +11,13 @@ from sqlalchemy import and_, bindparam, case, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from deaddrop.server.db.upsert import insert_for
-from deaddrop.server.hosting.memo import Memo
 from deaddrop.server.live import journal
 from deaddrop.server.live.models import LiveEvent
 from deaddrop.server.station.game.access import GameContext
 from deaddrop.server.station.live.stream import listener_of as listener_of  # where it was
 from deaddrop.server.station.live.stream import stream_of
 from deaddrop.server.station.tabs.badges import KINDS_SHOWN_ON, Reader, badge_text, count_new
+from deaddrop.server.station.tabs.memos import page_memos
 from deaddrop.server.station.tabs.seen_models import StationTabSeen
 
 WINDOW = 2000
@@ -71,19 +71,16 @@ async def tab_badges(
     if not wanted:
         return {}
     stream = stream_of(context.game.public_id)
+    # Badges by (stream, seat, codename, each tab's last look, journal position): the journal
+    # up to a position never changes, so neither does what a seat counts there. One seat's.
     key = (stream, context.seat, codename, tuple((tab, seen.get(tab, 0)) for tab in wanted), at)
-    found = _BADGES.get(key) if at is not None else None
+    badges = page_memos(db).badges
+    found = badges.get(key) if at is not None else None
     if found is None:
         found = await _count_badges(db, context, codename, stream, dict(key[3]), at)
         if at is not None:
-            _BADGES.put(key, found)
+            badges.put(key, found)
     return dict(found)
-
-
-_BADGES: Memo[tuple[str, int, str, tuple[tuple[str, int], ...], int | None], dict[str, str]]
-_BADGES = Memo(8192)
-"""Badges by (stream, seat, codename, each tab's last look, journal position): the journal up to
-a position never changes, so neither does what a seat counts there. One seat's, never shared."""
 
 
 async def _count_badges(

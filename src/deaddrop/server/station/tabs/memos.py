@@ -1,0 +1,59 @@
+"""`PageMemos`: what an app's tab pages reuse within its process, one set per app.
+
+Each memo is keyed by every value its answer depends on (a journal position, a row version,
+the reader's seat), so nothing needs telling when the database moves on. They belong to the
+app (`app.state` and its sessions' `db.info`) rather than to the module: two apps in one
+process (the tests build many, each on its own database) never see each other's entries,
+where the same game id and journal seq may name another game.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from markupsafe import Markup
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from deaddrop.server.hosting.memo import Memo
+from deaddrop.server.live.journal import Listener
+from deaddrop.server.station.tabs.info import Announcement, SeatInfo
+
+PAGE_MEMOS_KEY = "page_memos"
+"""Where an app's sessions (`db.info`) and `app.state` hold its `PageMemos`."""
+
+PositionKey = tuple[str, Listener]
+"""(journal stream, listener)."""
+BadgeKey = tuple[str, int, str, tuple[tuple[str, int], ...], int | None]
+"""(stream, seat, codename, each tab's last look, journal position)."""
+TableKey = tuple[str, int, int, int]
+"""(game public id, row version, version, journal seq)."""
+TableRows = tuple[tuple[SeatInfo, ...], tuple[Announcement, ...]]
+JournalAt = tuple[str, int]
+"""(a game's public id, its journal's newest seq as a page read it)."""
+ShownKey = tuple[JournalAt, str, tuple[int, ...], int | None, str]
+"""(game and journal position, channel, the readable days, `before`, zone)."""
+Shown = tuple[list[dict[str, Any]], int | None, Markup]
+"""A channel's newest messages as shown, the id to page back from, their HTML."""
+
+
+@dataclass
+class PageMemos:
+    """The memos of one app's pages; the sizes bound each process's memory."""
+
+    positions: Memo[PositionKey, tuple[int, int]] = field(default_factory=lambda: Memo(8192))
+    badges: Memo[BadgeKey, dict[str, str]] = field(default_factory=lambda: Memo(8192))
+    tables: Memo[TableKey, TableRows] = field(default_factory=lambda: Memo(2048))
+    shown: Memo[ShownKey, Shown] = field(default_factory=lambda: Memo(2048))
+    pages: Memo[bytes, bytes] = field(default_factory=lambda: Memo(1024))
+    """Rendered tab pages by the digest of all they show (server/render_memo.py)."""
+
+
+def page_memos(db: AsyncSession) -> PageMemos:
+    """The memos of the app whose session `db` is; a session of no app (a command, a test's
+    own) gets memos of its own, kept as long as it is."""
+    memos = db.info.get(PAGE_MEMOS_KEY)
+    if memos is None:  # built only when missing: this runs several times a page
+        memos = db.info[PAGE_MEMOS_KEY] = PageMemos()
+    assert isinstance(memos, PageMemos)
+    return memos

@@ -1,0 +1,151 @@
+"""What a Station tab GET costs in this process: SQL statements, Python calls, CPU ms.
+
+    PYTHONPATH=src .venv/bin/python tools/page_cost.py [--runs 7] [--posts 30]
+
+A game of six on a new SQLite file (a temporary directory), 30 Floor posts, then for the
+Floor and Cable tabs of one player: the page once to warm it, then `--runs` GETs of the same,
+unchanged page. Python calls are cProfile's count for one GET; CPU is `process_time` of a GET
+without the profiler. The app runs in this thread (an in-process ASGI client), so the figures
+include the client's share of a request, which is small and the same for every page.
+Medians of the runs. A benchmark that prints figures: it never fails on a time.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import cProfile
+import logging
+import pstats
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import httpx
+from argon2 import PasswordHasher
+from litestar import Litestar
+from sqlalchemy import event, select
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+from deaddrop.engine.station.channels import Channel
+from deaddrop.server.accounts import passwords
+from deaddrop.server.accounts.models import User
+from deaddrop.server.app import create_app
+from deaddrop.server.clock import SystemClock
+from deaddrop.server.db.engine import create_engine
+from deaddrop.server.db.migrate import upgrade_head
+from deaddrop.server.settings import Settings
+from deaddrop.server.station.chat.channels import do_post
+from deaddrop.server.station.game.access import access_game_for_member, access_game_for_player
+from deaddrop.server.station.lobby.service import NewGame, do_create_game, do_join, do_start
+
+SECRET = "page-cost-secret-key-that-is-long-enough-for-hmac"
+PLAYERS = ("alice", "bob", "carol", "dave", "erin", "frank")
+PASSWORD = "correct horse battery"
+
+
+@contextmanager
+def counted(engine: AsyncEngine) -> Iterator[list[int]]:
+    """SQL statements sent on `engine` while inside."""
+    count = [0]
+
+    def statement(*_args: Any) -> None:
+        count[0] += 1
+
+    event.listen(engine.sync_engine, "before_cursor_execute", statement)
+    try:
+        yield count
+    finally:
+        event.remove(engine.sync_engine, "before_cursor_execute", statement)
+
+
+def _browser(app: Litestar) -> httpx.AsyncClient:
+    """A browser (its own cookies) calling the app in this thread and event loop."""
+    return httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://testserver")
+
+
+async def _sign_up(app: Litestar, name: str) -> httpx.AsyncClient:
+    client = _browser(app)
+    form = await client.get("/signup")
+    token = form.text.split('name="_csrf_token" value="', 1)[1].split('"', 1)[0]
+    fields = {"username": name, "display_name": name.capitalize(), "password": PASSWORD}
+    answer = await client.post(
+        "/signup", data={**fields, "password_again": PASSWORD, "_csrf_token": token}
+    )
+    assert answer.status_code == 303, answer.text
+    return client
+
+
+async def _table(app: Litestar, posts: int) -> str:
+    """A started game of six with `posts` Floor posts, made by the service functions."""
+    async with app.state.sessionmaker() as db:
+        users = [await db.scalar(select(User).where(User.username == n)) for n in PLAYERS]
+        game = await do_create_game(db, users[0], NewGame("Page cost", 21 * 60, "Europe/Berlin"))
+        for user in users[1:]:
+            await do_join(db, game, user)
+        host = await access_game_for_member(db, game.public_id, users[0])
+        await do_start(db, host, SystemClock())
+        now = datetime.now(UTC)
+        for number in range(posts):
+            user = users[number % len(users)]
+            context = await access_game_for_player(db, game.public_id, user)
+            await do_post(db, context, Channel.FLOOR, f"post {number} about things", now)
+        return game.public_id
+
+
+async def _measure(app: Litestar, client: httpx.AsyncClient, path: str, runs: int) -> str:
+    """Statements, Python calls and CPU ms of an unchanged page, medians of `runs`."""
+    assert (await client.get(path)).status_code == 200  # warm: memos filled, the look recorded
+    statements, calls, cpu = [], [], []
+    for _ in range(runs):
+        with counted(app.state.engine) as count:
+            start = time.process_time()
+            answer = await client.get(path)
+            cpu.append((time.process_time() - start) * 1000)
+        assert answer.status_code == 200
+        statements.append(count[0])
+        profile = cProfile.Profile()
+        profile.enable()
+        await client.get(path)
+        profile.disable()
+        calls.append(pstats.Stats(profile).total_calls)  # type: ignore[attr-defined]
+    return (
+        f"{path.rsplit('/', 1)[1]:6} statements {statistics.median(statements):3.0f}  "
+        f"python calls {statistics.median(calls):6.0f}  CPU {statistics.median(cpu):5.2f} ms  "
+        f"{len(answer.content) / 1024:.1f} KB"
+    )
+
+
+async def main(runs: int, posts: int) -> None:
+    """Seed, then print the figures of the Floor and Cable GETs."""
+    logging.getLogger("httpx").setLevel(logging.WARNING)  # a line per request otherwise
+    passwords._hasher = PasswordHasher(time_cost=1, memory_cost=1024)  # seeding, not measured
+    with tempfile.TemporaryDirectory() as folder:
+        url = f"sqlite+aiosqlite:///{Path(folder) / 'cost.sqlite3'}"
+        settings = Settings(database_url=url, secret_key=SECRET)
+        engine = create_engine(settings)
+        await upgrade_head(engine)
+        await engine.dispose()
+        app = create_app(settings)
+        async with app.lifespan():
+            clients = [await _sign_up(app, name) for name in PLAYERS]
+            game_id = await _table(app, posts)
+            for tab in ("floor", "cable"):
+                print(await _measure(app, clients[1], f"/games/{game_id}/{tab}", runs))
+            for client in clients:
+                await client.aclose()
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=7, help="GETs measured per tab (7)")
+    parser.add_argument("--posts", type=int, default=30, help="Floor posts in the game (30)")
+    arguments = parser.parse_args()
+    asyncio.run(main(arguments.runs, arguments.posts))
+    sys.exit(0)
