@@ -9,10 +9,6 @@ uniform over its options. At two seats, where every card that moves is seen, a t
 against the engine: each shuffle of the hidden cards that, dealt with the seat's hand and The
 Stash and replayed with the round's actions, gives the same view counts once.
 
-Before, the ismcts weighed each configuration by the ways to lay its cards now (1 / ∏ count!
-over the current hands) instead: that is uniform over today's layouts, not over the deals, and
-was 0.07 off the deals' distribution of The Drop on average (total variation, 2 seats).
-
 Draws are seeded by the caller's RNG and list configurations in sorted order, so a seed and a
 view give the same guesses.
 """
