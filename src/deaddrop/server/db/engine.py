@@ -14,6 +14,7 @@ from sqlalchemy.ext.asyncio import (
     create_async_engine,
 )
 
+from deaddrop.server.db.sqlite_connection import gated_connect
 from deaddrop.server.settings import Settings
 
 # How long SQLite waits on a lock held by another writer before giving up.
@@ -41,6 +42,7 @@ def create_engine(settings: Settings) -> AsyncEngine:
         pooled = url.database not in (None, "", ":memory:")
         pool = {"pool_timeout": settings.pool_timeout_seconds} if pooled else {}
         engine = create_async_engine(url, connect_args=connect_args, **pool)
+        event.listen(engine.sync_engine, "do_connect", _gated_connect)
         event.listen(engine.sync_engine, "connect", _configure_sqlite)
         return engine
     if settings.database_schema:
@@ -65,6 +67,13 @@ def _ensure_sqlite_directory(url: URL) -> None:
     database = url.database
     if database and database != ":memory:" and not database.startswith("file:"):
         Path(database).parent.mkdir(parents=True, exist_ok=True)
+
+
+def _gated_connect(dialect: Any, _record: Any, cargs: Any, cparams: dict[str, Any]) -> Any:
+    # aiosqlite's connection, reading on the event loop, one writer at a time
+    # (sqlite_connection.py); SQLAlchemy still turns the URL into its arguments.
+    connect = gated_connect(SQLITE_BUSY_TIMEOUT_MS / 1000)
+    return dialect.loaded_dbapi.connect(*cargs, async_creator_fn=connect, **cparams)
 
 
 def _configure_sqlite(dbapi_connection: Any, _record: Any) -> None:

@@ -1,0 +1,144 @@
+"""An aiosqlite connection that reads on the event loop and lets one writer at a time in.
+
+aiosqlite runs every call on the connection's own thread: a page's three SELECTs cost a dozen
+trips there and back (a queue put, a thread wake-up, the GIL handed over, a self-pipe write and
+an event-loop turn each), more CPU than the statements themselves, and under load each trip
+waits for the busy loop to let go of the GIL. A read never waits for a lock in WAL mode (a
+reader sees the last commit, whoever is writing), so a SELECT, a fetch, a cursor's close and
+the no-op rollback of a read-only connection run here, inline. Everything that may wait — a
+write taking SQLite's one write lock, a commit's fsync — still goes to the thread.
+
+SQLite has one writer at a time. Two of this process's connections writing at once make the
+second sleep in SQLite's busy handler (1, 2, 5, 10 … 100 ms between tries) long after the
+first has committed: the p99 of a busy minute's votes. So a connection takes this process's
+write gate, an asyncio lock, before the first write of a transaction and gives it back once
+the transaction is over; writers queue on it in order instead. A gate not had within the busy
+timeout is gone around (SQLite's own busy handling decides then), so a caller that holds one
+transaction open while another writes is no worse off than it was without the gate.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+import weakref
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import aiosqlite
+
+# Statements that read and never wait on a lock in WAL mode; anything else may write.
+READS = ("SELECT", "PRAGMA")
+# Calls that only touch a cursor's results or its statement: nothing for SQLite to wait on.
+CURSOR_CALLS = frozenset({"fetchone", "fetchmany", "fetchall", "close"})
+# Calls that run SQL of their own (on a cursor or, aiosqlite's shortcuts, on the connection).
+STATEMENT_CALLS = frozenset({"execute", "executemany", "executescript"})
+
+_gates: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, dict[str, asyncio.Lock]] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def write_gate(database: str) -> asyncio.Lock:
+    """This event loop's write gate for one database file (tests run several loops)."""
+    gates = _gates.setdefault(asyncio.get_running_loop(), {})
+    return gates.setdefault(database, asyncio.Lock())
+
+
+def is_read(sql: str) -> bool:
+    """Whether a statement only reads (its first word; the ORM never leads with a comment)."""
+    return sql.lstrip()[:6].upper().startswith(READS)
+
+
+class GatedConnection(aiosqlite.Connection):
+    """aiosqlite's connection, with reads run inline and writes let in one at a time."""
+
+    def __init__(
+        self, connector: Callable[[], sqlite3.Connection], database: str, wait_seconds: float
+    ) -> None:
+        super().__init__(connector, iter_chunk_size=64)
+        self._database = database
+        self._wait_seconds = wait_seconds
+        self._gate: asyncio.Lock | None = None  # held while this connection's write is open
+
+    def _inline(self, fn: Callable[..., Any], args: tuple[Any, ...]) -> bool:
+        """Whether a call cannot wait on SQLite's lock or the disk, so may run here."""
+        owner, name = getattr(fn, "__self__", None), getattr(fn, "__name__", "")
+        if isinstance(owner, sqlite3.Cursor):
+            if name in CURSOR_CALLS:
+                return True
+            return name == "execute" and bool(args) and is_read(args[0])
+        if isinstance(owner, sqlite3.Connection):
+            # A new cursor, or ending a transaction that never began (a read-only session
+            # handed back to the pool): nothing to do that could wait.
+            return name == "cursor" or (name in ("rollback", "commit") and not owner.in_transaction)
+        return False
+
+    @staticmethod
+    def _may_write(fn: Callable[..., Any], args: tuple[Any, ...]) -> bool:
+        """Whether a call runs a statement that may write (it needs SQLite's write lock)."""
+        name = getattr(fn, "__name__", "")
+        return name in STATEMENT_CALLS and bool(args) and not is_read(str(args[0]))
+
+    def _in_transaction(self) -> bool:
+        """Whether the connection has a transaction open (a closed one has none)."""
+        try:
+            return self._connection is not None and self._connection.in_transaction
+        except sqlite3.ProgrammingError:
+            return False  # closed
+
+    async def _execute(self, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+        """Run a call inline when it only reads; else on the thread, through the write gate."""
+        if not self._running or not self._connection:
+            raise ValueError("Connection closed")
+        if self._inline(fn, args):
+            return fn(*args, **kwargs)
+        if self._gate is None and self._may_write(fn, args) and not self._in_transaction():
+            await self._enter_gate()
+        try:
+            return await super()._execute(fn, *args, **kwargs)  # type: ignore[no-untyped-call]
+        finally:
+            # Over: committed, rolled back, or a statement that ran outside any transaction.
+            if self._gate is not None and not self._in_transaction():
+                self._leave_gate()
+
+    async def _enter_gate(self) -> None:
+        """Wait for this process's other writers to finish (or the busy timeout to pass)."""
+        gate = write_gate(self._database)
+        try:
+            await asyncio.wait_for(gate.acquire(), self._wait_seconds)
+        except TimeoutError:
+            return  # go around: SQLite's busy handler takes it from here, as without a gate
+        self._gate = gate
+
+    def _leave_gate(self) -> None:
+        gate, self._gate = self._gate, None
+        if gate is not None:
+            gate.release()
+
+    async def close(self) -> None:
+        """Close the connection; a write still open gives the gate back."""
+        try:
+            await super().close()
+        finally:
+            self._leave_gate()
+
+
+def gated_connect(wait_seconds: float) -> Callable[..., GatedConnection]:
+    """aiosqlite.connect's twin making `GatedConnection`s (SQLAlchemy's `async_creator_fn`)."""
+
+    def connect(database: str | Path, **kwargs: Any) -> GatedConnection:
+        location = str(database)
+        # Reads run on the event loop's thread, writes on the connection's own.
+        kwargs["check_same_thread"] = False
+
+        def connector() -> sqlite3.Connection:
+            opened: sqlite3.Connection = sqlite3.connect(location, **kwargs)
+            return opened
+
+        connection = GatedConnection(connector, location, wait_seconds)
+        connection._thread.daemon = True  # as SQLAlchemy does for aiosqlite's own
+        return connection
+
+    return connect

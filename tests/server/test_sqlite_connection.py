@@ -1,0 +1,159 @@
+"""The SQLite connection: reads on the event loop's thread, one writer at a time through the
+process's write gate (server/db/sqlite_connection.py)."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from sqlalchemy import text
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+from deaddrop.server.db.engine import create_engine
+from deaddrop.server.db.sqlite_connection import GatedConnection, is_read, write_gate
+from deaddrop.server.settings import Settings
+
+SECRET = "sqlite-connection-test-secret-key-long-enough"
+
+
+@pytest.fixture
+async def engine(tmp_path: Path) -> AsyncIterator[AsyncEngine]:
+    """An engine on a new SQLite file with one table and a `thread()` SQL function."""
+    database = tmp_path / "gate.sqlite3"
+    engine = create_engine(Settings(database_url=f"sqlite:///{database}", secret_key=SECRET))
+    async with engine.begin() as connection:
+        raw = await connection.get_raw_connection()
+        assert isinstance(raw.driver_connection, GatedConnection)
+        await connection.execute(text("CREATE TABLE notes (id INTEGER PRIMARY KEY, who INT)"))
+    yield engine
+    await engine.dispose()
+
+
+async def _register_thread_function(engine: AsyncEngine) -> None:
+    """Give every pooled connection `thread()`: the id of the thread running the statement."""
+    async with engine.connect() as connection:
+        raw = await connection.get_raw_connection()
+        driver = raw.driver_connection
+        assert isinstance(driver, GatedConnection)
+        await driver.create_function("thread", 0, threading.get_ident)
+
+
+def test_reads_are_told_from_writes() -> None:
+    assert is_read("SELECT 1") and is_read("\n  select x from y") and is_read("PRAGMA user_version")
+    assert not is_read("INSERT INTO t VALUES (1)") and not is_read("UPDATE t SET a = 1")
+    assert not is_read("WITH x AS (SELECT 1) DELETE FROM t") and not is_read("BEGIN")
+
+
+async def test_a_select_runs_on_the_event_loop_thread_and_a_write_on_the_connections(
+    engine: AsyncEngine,
+) -> None:
+    await _register_thread_function(engine)
+    async with engine.begin() as connection:
+        read = await connection.scalar(text("SELECT thread()"))
+        await connection.execute(text("INSERT INTO notes (who) VALUES (thread())"))
+        written = await connection.scalar(text("SELECT who FROM notes"))
+    assert read == threading.get_ident()  # inline: no trip to aiosqlite's thread
+    assert written != threading.get_ident()  # a write may wait on the lock: the thread
+
+
+class _CountingQueue:
+    """aiosqlite's queue to its thread, counting what is put on it."""
+
+    def __init__(self, queue: Any) -> None:
+        self.queue, self.trips = queue, 0
+
+    def put_nowait(self, item: Any) -> None:
+        self.trips += 1
+        self.queue.put_nowait(item)
+
+
+async def test_a_read_only_connection_uses_the_thread_for_nothing(engine: AsyncEngine) -> None:
+    async with engine.connect() as connection:
+        raw = (await connection.get_raw_connection()).driver_connection
+        assert isinstance(raw, GatedConnection)
+        queue = raw._tx
+        counting = _CountingQueue(queue)
+        raw._tx = counting  # type: ignore[assignment]
+        try:
+            for _ in range(3):
+                await connection.execute(text("SELECT count(*) FROM notes"))
+            await connection.rollback()
+        finally:
+            raw._tx = queue
+    assert counting.trips == 0
+
+
+async def test_two_writers_take_turns_through_the_gate(engine: AsyncEngine) -> None:
+    order: list[str] = []
+    first_wrote = asyncio.Event()
+
+    async def first() -> None:
+        async with engine.begin() as connection:
+            await connection.execute(text("INSERT INTO notes (who) VALUES (1)"))
+            order.append("first wrote")
+            first_wrote.set()
+            await asyncio.sleep(0.2)  # holds SQLite's write lock meanwhile
+            order.append("first commits")
+
+    async def second() -> None:
+        await first_wrote.wait()
+        async with engine.begin() as connection:
+            await connection.execute(text("INSERT INTO notes (who) VALUES (2)"))
+            order.append("second wrote")
+
+    await asyncio.gather(first(), second())
+    assert order == ["first wrote", "first commits", "second wrote"]
+    gate = write_gate(str(engine.url.database))
+    assert not gate.locked()  # both gave it back
+
+
+async def test_a_rollback_and_a_failed_write_give_the_gate_back(engine: AsyncEngine) -> None:
+    gate = write_gate(str(engine.url.database))
+    async with engine.connect() as connection:
+        await connection.execute(text("INSERT INTO notes (who) VALUES (1)"))
+        assert gate.locked()
+        await connection.rollback()
+        assert not gate.locked()
+        with pytest.raises(Exception, match="no such table"):
+            await connection.execute(text("INSERT INTO missing VALUES (1)"))
+        await connection.rollback()
+    assert not gate.locked()
+    async with engine.connect() as connection:  # DDL runs outside a transaction
+        await connection.execute(text("CREATE TABLE more (id INTEGER)"))
+        assert not gate.locked()
+        await connection.commit()
+
+
+async def test_a_connection_handed_back_mid_write_gives_the_gate_back(engine: AsyncEngine) -> None:
+    gate = write_gate(str(engine.url.database))
+    async with engine.connect() as connection:
+        await connection.execute(text("INSERT INTO notes (who) VALUES (1)"))
+        assert gate.locked()
+    assert not gate.locked()  # the pool's reset rolled it back
+    async with engine.connect() as connection:
+        assert await connection.scalar(text("SELECT count(*) FROM notes")) == 0
+
+
+async def test_a_gate_not_had_within_the_busy_timeout_is_gone_around(
+    engine: AsyncEngine, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A caller holding one write open while it writes on another connection is no worse off
+    than without the gate: SQLite's busy handler answers, not a hang."""
+    monkeypatch.setattr("deaddrop.server.db.engine.SQLITE_BUSY_TIMEOUT_MS", 200)
+    async with engine.connect() as holder:
+        await holder.execute(text("INSERT INTO notes (who) VALUES (1)"))
+        other_engine = create_engine(
+            Settings(database_url=f"sqlite:///{engine.url.database}", secret_key=SECRET)
+        )
+        try:
+            async with other_engine.connect() as other:
+                await other.execute(text("PRAGMA busy_timeout=100"))
+                with pytest.raises(Exception, match="database is locked"):
+                    await other.execute(text("INSERT INTO notes (who) VALUES (2)"))
+        finally:
+            await other_engine.dispose()
+        await holder.rollback()
