@@ -14,6 +14,7 @@ from sqlalchemy.ext.asyncio import (
     create_async_engine,
 )
 
+from deaddrop.server.db.idle_ping import ping_when_idle
 from deaddrop.server.db.sqlite_connection import gated_connect
 from deaddrop.server.settings import Settings
 
@@ -47,12 +48,11 @@ def create_engine(settings: Settings) -> AsyncEngine:
         return engine
     if settings.database_schema:
         connect_args["server_settings"] = {"search_path": settings.database_schema}
-    return create_async_engine(
-        url,
-        connect_args=connect_args,
-        pool_pre_ping=True,
-        pool_timeout=settings.pool_timeout_seconds,
+    engine = create_async_engine(
+        url, connect_args=connect_args, pool_timeout=settings.pool_timeout_seconds
     )
+    ping_when_idle(engine)  # not `pool_pre_ping`: a round trip per request (idle_ping.py)
+    return engine
 
 
 def create_sessionmaker(
