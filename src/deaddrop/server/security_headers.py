@@ -8,7 +8,8 @@ the application sends, matched or not; that is where the headers are added.
 
 from __future__ import annotations
 
-from litestar.datastructures import MutableScopeHeaders
+from typing import Any, cast
+
 from litestar.types import Message, Scope
 
 # No inline script or style anywhere, so the policy can be strict.
@@ -24,11 +25,19 @@ HEADERS = {
 }
 
 
+_ENCODED = tuple(
+    (name.lower().encode("latin-1"), value.encode()) for name, value in HEADERS.items()
+)
+"""`HEADERS` as ASGI sends them, encoded once: this runs on every response."""
+
+
 async def add_security_headers(message: Message, scope: Scope) -> None:
-    """`before_send` hook: add `HEADERS` to the start of every HTTP response."""
+    """`before_send` hook: add `HEADERS` to the start of every HTTP response (a header the
+    response already has is left as it is)."""
     if message["type"] != "http.response.start":
         return
-    headers = MutableScopeHeaders.from_message(message)
-    for name, value in HEADERS.items():
-        if name not in headers:
-            headers[name] = value
+    start = cast(dict[str, Any], message)
+    headers = list(start.get("headers") or ())
+    present = {name.lower() for name, _ in headers}
+    headers.extend(header for header in _ENCODED if header[0] not in present)
+    start["headers"] = headers
