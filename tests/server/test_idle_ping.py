@@ -4,6 +4,7 @@ a request sees it (server/db/idle_ping.py)."""
 from __future__ import annotations
 
 import asyncio
+from typing import Any
 
 import pytest
 from sqlalchemy import text
@@ -34,7 +35,7 @@ def _count_pings(engine: AsyncEngine, monkeypatch: pytest.MonkeyPatch) -> list[i
     dialect = engine.sync_engine.dialect
     ping = dialect.do_ping
 
-    def counted(dbapi_connection: object) -> bool:
+    def counted(dbapi_connection: Any) -> bool:
         pings[0] += 1
         return bool(ping(dbapi_connection))
 
