@@ -5,10 +5,13 @@ PostgreSQL."""
 from __future__ import annotations
 
 import re
+import time
 
+import pytest
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from deaddrop.engine.station.roles import is_ring
+from deaddrop.server.station.live import looks as looks_module
 from deaddrop.server.station.live.routes import live_part
 from deaddrop.server.station.tabs.badges import (
     KINDS_SHOWN_ON,
@@ -155,6 +158,30 @@ def test_counts_start_after_each_tabs_own_look() -> None:
     assert count_new(events, {"floor": 3}, ME) == {"floor": 2, "cable": 1}
     assert count_new(events, {"floor": 5, "cable": 6}, ME) == {}
     assert badge_text(7) == "7" and badge_text(99) == "99" and badge_text(100) == "99+"
+
+
+def test_a_page_records_its_look_after_the_answer_and_the_next_page_counts_it_already(
+    run_db: RunDB, table: Table, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A page's look joins the process's looks writer (one write for many pages, after the
+    answer); until it is written, the player's next page of this process counts it."""
+    monkeypatch.setattr(looks_module, "GATHER_SECONDS", 1.0)
+    player, context = table.players[3], context_of(run_db, table, 3)
+
+    async def floor_seen(db: AsyncSession) -> int | None:
+        assert context.user is not None
+        return (await seen_of(db, context.game.id, context.user.id)).get("floor")
+
+    assert api_post(table.players[1], table, "floor", "LOOKLATER").status_code == 200
+    before = run_db(floor_seen)
+    page = player.get(f"/games/{table.game_id}/floor").text
+    after = int(page.split('data-live-after="')[1].split('"')[0])
+    assert run_db(floor_seen) == before  # not written by the request
+    assert badges(player, table) == {}  # yet the Cable, next, shows no Floor badge
+    deadline = time.monotonic() + 10
+    while run_db(floor_seen) != after and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert run_db(floor_seen) == after  # written a moment later
 
 
 def test_only_a_push_with_news_for_its_tab_records_a_look(

@@ -1,6 +1,8 @@
-"""Looks recorded by live pushes, many at once: a Floor message pushed to every open Floor
-page counts as each reader's look at that tab (its badge stays clear), as a fresh load does
-(tabs/seen.py); written in one statement per moment for the whole process, not per reader."""
+"""Looks recorded many at once: a Floor message pushed to every open Floor page counts as each
+reader's look at that tab (its badge stays clear), and so does a tab page loaded by its player
+(tabs/routes.py); written in one statement per moment for the whole process, not a write and a
+commit per reader or per page. Until written, this process's pages read them from here
+(`seen_by`), so a player's next page never shows a badge for what they just looked at."""
 
 from __future__ import annotations
 
@@ -28,6 +30,8 @@ class Looks:
     def __init__(self, sessions: Sessions, turns: Turns) -> None:
         self.sessions, self.turns = sessions, turns
         self.waiting: dict[Look, int] = {}
+        self.in_flight: dict[Look, int] = {}
+        """The looks being written now: no longer waiting, not yet committed."""
         self.writing: asyncio.Task[None] | None = None
 
     def add(self, game_id: int, user_id: int, tab: str, seq: int) -> None:
@@ -37,15 +41,27 @@ class Looks:
         if self.writing is None or self.writing.done():
             self.writing = asyncio.create_task(self._write())
 
+    def seen_by(self, game_id: int, user_id: int) -> dict[str, int]:
+        """One player's looks not yet written: {tab: furthest seq}."""
+        found: dict[str, int] = {}
+        for looks in (self.in_flight, self.waiting):
+            for (game, user, tab), seq in looks.items():
+                if game == game_id and user == user_id:
+                    found[tab] = max(seq, found.get(tab, 0))
+        return found
+
     async def _write(self) -> None:
         await asyncio.sleep(GATHER_SECONDS)
         while self.waiting:
             looks, self.waiting = self.waiting, {}
+            self.in_flight = looks
             try:
                 async with self.turns.reading(shared=True), self.sessions() as db:
                     await _upsert(db, looks)
             except Exception:  # a look lost shows a badge too many, nothing more
                 _log.exception("recording %d looks failed", len(looks))
+            finally:
+                self.in_flight = {}
 
 
 ROWS_A_STATEMENT = 1000

@@ -25,6 +25,7 @@ from deaddrop.server.station.game.access import (
     check_player,
 )
 from deaddrop.server.station.game.store import load_state
+from deaddrop.server.station.live.looks import LOOKS_KEY, Looks
 from deaddrop.server.station.live.stream import stream_of
 from deaddrop.server.station.standins.page import standin_values
 from deaddrop.server.station.tabs.context import SPECTATOR_TABS, TABS, tab_context
@@ -47,18 +48,28 @@ async def render_tab(
 ) -> Response[bytes] | Template:
     """One tab of a started game, as the context's viewer may see it; the same page again
     (nothing it shows has changed) is taken from the app's memo (server/render_memo.py)."""
-    values = await tab_values(db, context, tab, base_path)
+    looks = request.app.state[LOOKS_KEY].here()
+    values = await tab_values(db, context, tab, base_path, looks=looks)
     template = f"station/tabs/{tab}.html"
     memo = page_memos(db).pages
     return memoised_page(request, memo, template, viewer=viewer, headers=NO_STORE, **values)
 
 
 async def tab_values(
-    db: DB, context: GameContext, tab: str, base_path: str, *, looked: bool = True
+    db: DB,
+    context: GameContext,
+    tab: str,
+    base_path: str,
+    *,
+    looked: bool = True,
+    looks: Looks | None = None,
 ) -> dict[str, Any]:
     """Everything a tab's template needs: the engine's view, the chat panels, the live stream.
 
     `looked`: this rendering counts as the player's look at the tab (its badge clears).
+    `looks`: the process's looks writer, which records the look with others a moment later
+    (live/looks.py) instead of a write and a commit in this request; without it, the look is
+    written here.
     """
     # Read the journal position first: an event after it is pushed again, never missed.
     # The page names the viewer's own cursor, never `after`: that counts others' private acts.
@@ -70,6 +81,10 @@ async def tab_values(
         )
     else:
         (after, cursor), seen = await position(db, stream, listener), {}
+    if player is not None and looks is not None:
+        # This player's looks still on their way to the database count already.
+        for seen_tab, seq in looks.seen_by(context.game.id, player.id).items():
+            seen[seen_tab] = max(seq, seen.get(seen_tab, 0))
     state = await load_state(db, context.game)
     info = await build_game_info(db, context, state, after)
     values = tab_context(tab, view(state, context.seat), info, base_path=base_path)
@@ -82,7 +97,10 @@ async def tab_values(
         # Rendering a tab to its player is their look at it (issue 5); a look that moves
         # nothing on (the tab already seen up to `after`) writes nothing.
         if looked and (tab not in seen or seen[tab] < after):
-            await mark_seen(db, context.game.id, player.id, tab, after)
+            if looks is not None:
+                looks.add(context.game.id, player.id, tab, after)
+            else:
+                await mark_seen(db, context.game.id, player.id, tab, after)
         names = [item["name"] for item in values["tabs"] if item["name"] != tab]
         values["badges"] = await tab_badges(db, context, values["codename"], names, seen, after)
     return values
