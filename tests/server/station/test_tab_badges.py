@@ -11,8 +11,11 @@ import pytest
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from deaddrop.engine.station.roles import is_ring
+from deaddrop.server.live.journal import last_seq
 from deaddrop.server.station.live import looks as looks_module
 from deaddrop.server.station.live.routes import live_part
+from deaddrop.server.station.live.stream import stream_of
+from deaddrop.server.station.tabs import seen as seen_module
 from deaddrop.server.station.tabs.badges import (
     KINDS_SHOWN_ON,
     Reader,
@@ -20,7 +23,9 @@ from deaddrop.server.station.tabs.badges import (
     count_new,
     tabs_showing,
 )
-from deaddrop.server.station.tabs.seen import seen_of
+from deaddrop.server.station.tabs.context import TABS
+from deaddrop.server.station.tabs.memos import PAGE_MEMOS_KEY, PageMemos
+from deaddrop.server.station.tabs.seen import WINDOW, seen_of, tab_badges
 from tests.server.station.live_applied import applied
 from tests.server.station.tabs_fixtures import (  # noqa: F401 (fixtures)
     RunDB,
@@ -123,6 +128,51 @@ def test_a_push_to_an_open_page_carries_the_badges(
     # The page open on the Floor is being read: its push clears the Floor's badge.
     pushed(server, context_of(run_db, table, 4), "floor", after)
     assert badges(player, table) == {}
+
+
+def test_badges_counted_on_from_an_older_position_equal_a_count_afresh(
+    run_db: RunDB, table: Table, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A seat's count at a newer journal position goes on from its count at an older one (the
+    rows after it alone): the same badges as counting afresh, for every seat, the window's
+    bound included (a small window makes the count start afresh when it would pass it)."""
+    ring, station = ring_and_station(table)
+    others = [seat for seat in range(6) if seat not in (ring, station)]
+    contexts = [context_of(run_db, table, seat) for seat in range(6)]
+    stream = stream_of(table.game_id)
+    tabs = [name for name, _ in TABS]
+    kept = PageMemos()
+
+    def check() -> None:
+        async def both(db: AsyncSession) -> list[tuple[dict[str, str], dict[str, str]]]:
+            at = await last_seq(db, stream)
+            found = []
+            for seat, context in enumerate(contexts):
+                looks = {"floor": at - 2} if seat % 2 else {}  # one tab looked at lately
+                counted = []
+                for memos in (kept, PageMemos()):  # going on, then afresh
+                    db.info[PAGE_MEMOS_KEY] = memos
+                    codename = table.codenames[seat]
+                    counted.append(await tab_badges(db, context, codename, tabs, looks, at))
+                found.append((counted[0], counted[1]))
+            return found
+
+        for seat, (going_on, afresh) in enumerate(run_db(both)):
+            assert going_on == afresh, seat
+
+    for window in (WINDOW, 3):
+        monkeypatch.setattr(seen_module, "WINDOW", window)
+        for number in range(3):
+            assert (
+                api_post(table.players[number], table, "floor", f"TALLY{number}").status_code == 200
+            )
+            check()
+        vote(table.players[others[0]], table, others[1])
+        check()
+        assert api_post(table.players[ring], table, "ring", "TALLYRING").status_code == 200
+        check()
+        whisper(table.players[station], table, others[0], "TALLYWHISPER")
+        check()
 
 
 # --- The pure counting rules ---------------------------------------------------------------

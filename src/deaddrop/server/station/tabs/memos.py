@@ -26,6 +26,8 @@ PositionKey = tuple[str, Listener]
 """(journal stream, listener)."""
 BadgeKey = tuple[str, int, str, tuple[tuple[str, int], ...], int | None]
 """(stream, seat, codename, each tab's last look, journal position)."""
+TallyKey = tuple[str, int, str, tuple[tuple[str, int], ...]]
+"""(stream, seat, codename, each tab's last look): a `BadgeKey` but the journal position."""
 TableKey = tuple[str, int, int, int]
 """(game public id, row version, version, journal seq)."""
 TableRows = tuple[tuple[SeatInfo, ...], tuple[Announcement, ...]]
@@ -37,12 +39,26 @@ Shown = tuple[list[dict[str, Any]], int | None, Markup]
 """A channel's newest messages as shown, the id to page back from, their HTML."""
 
 
+@dataclass(frozen=True)
+class Tally:
+    """A seat's badge counts for its looks, up to a journal position (tabs/seen.py)."""
+
+    upto: int
+    """The journal seq counted up to."""
+    matched: int
+    """The journal rows the looks' tabs may count (before the seat's audience), at most
+    `seen.WINDOW`: past it, a count is made afresh over the newest rows."""
+    counts: dict[str, int]
+
+
 @dataclass
 class PageMemos:
     """The memos of one app's pages; the sizes bound each process's memory."""
 
     positions: Memo[PositionKey, tuple[int, int]] = field(default_factory=lambda: Memo(8192))
     badges: Memo[BadgeKey, dict[str, str]] = field(default_factory=lambda: Memo(8192))
+    tallies: Memo[TallyKey, Tally] = field(default_factory=lambda: Memo(8192))
+    """The newest count per seat and looks, which the next journal position goes on from."""
     tables: Memo[TableKey, TableRows] = field(default_factory=lambda: Memo(2048))
     shown: Memo[ShownKey, Shown] = field(default_factory=lambda: Memo(2048))
     pages: Memo[bytes, bytes] = field(default_factory=lambda: Memo(1024))

@@ -7,7 +7,10 @@ engine's audience, as for live pushes) that each tab shows after that tab's last
 
 from __future__ import annotations
 
-from sqlalchemy import and_, bindparam, case, or_, select
+from collections.abc import Sequence
+from typing import Any
+
+from sqlalchemy import Row, and_, bindparam, case, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from deaddrop.server.db.upsert import insert_for
@@ -17,7 +20,7 @@ from deaddrop.server.station.game.access import GameContext
 from deaddrop.server.station.live.stream import listener_of as listener_of  # where it was
 from deaddrop.server.station.live.stream import stream_of
 from deaddrop.server.station.tabs.badges import KINDS_SHOWN_ON, Reader, badge_text, count_new
-from deaddrop.server.station.tabs.memos import page_memos
+from deaddrop.server.station.tabs.memos import Tally, page_memos
 from deaddrop.server.station.tabs.seen_models import StationTabSeen
 
 WINDOW = 2000
@@ -73,25 +76,52 @@ async def tab_badges(
     stream = stream_of(context.game.public_id)
     # Badges by (stream, seat, codename, each tab's last look, journal position): the journal
     # up to a position never changes, so neither does what a seat counts there. One seat's.
-    key = (stream, context.seat, codename, tuple((tab, seen.get(tab, 0)) for tab in wanted), at)
-    badges = page_memos(db).badges
-    found = badges.get(key) if at is not None else None
+    looks = tuple((tab, seen.get(tab, 0)) for tab in wanted)
+    key = (stream, context.seat, codename, looks, at)
+    memos = page_memos(db)
+    found = memos.badges.get(key) if at is not None else None
     if found is None:
-        found = await _count_badges(db, context, codename, stream, dict(key[3]), at)
+        # The same seat's count at an older position, which this one goes on from.
+        earlier = memos.tallies.get(key[:4])
+        shown = dict(looks)
+        tally = await _tally(db, context, codename, stream, shown, at, earlier)
+        # The counts hold the tab being read too, which shows no badge.
+        found = {tab: badge_text(n) for tab, n in tally.counts.items() if n and tab in shown}
         if at is not None:
-            badges.put(key, found)
+            memos.tallies.put(key[:4], tally)
+            memos.badges.put(key, found)
     return dict(found)
 
 
-async def _count_badges(
+async def _tally(
     db: AsyncSession,
     context: GameContext,
     codename: str,
     stream: str,
     seen: dict[str, int],
     at: int | None,
-) -> dict[str, str]:
-    """The badges of `seen`'s tabs from the journal (up to `at` when given)."""
+    known: Tally | None,
+) -> Tally:
+    """The counts of `seen`'s tabs up to `at` (the newest when None). The journal is
+    append-only, so a count at an older position (`known`, the same looks) goes on with the
+    rows after it alone, while the rows it counted stay within the newest-`WINDOW` bound;
+    otherwise the journal is read afresh."""
+    if known is not None and at is not None and known.upto <= at:
+        rows = await _news(db, stream, seen, after=known.upto, upto=at)
+        if known.matched + len(rows) <= WINDOW:
+            counts = dict(known.counts)
+            for tab, count in _counts(context, codename, seen, rows).items():
+                counts[tab] = counts.get(tab, 0) + count
+            return Tally(at, known.matched + len(rows), counts)
+    rows = await _news(db, stream, seen, after=None, upto=at)
+    upto = at if at is not None else max((row.seq for row in rows), default=0)
+    return Tally(upto, len(rows), _counts(context, codename, seen, rows))
+
+
+async def _news(
+    db: AsyncSession, stream: str, seen: dict[str, int], after: int | None, upto: int | None
+) -> Sequence[Row[Any]]:
+    """The journal rows `seen`'s tabs may count, in (after, upto], the newest `WINDOW`."""
     # Per tab, only its own kinds after its own last look: a tab never opened (Operations, for
     # a player without an ability) then costs a few rows, not the whole journal.
     news = or_(
@@ -103,11 +133,18 @@ async def _count_badges(
     query = select(
         LiveEvent.seq, LiveEvent.kind, LiveEvent.public, LiveEvent.seats, LiveEvent.payload
     ).where(LiveEvent.stream == stream, news)
-    if at is not None:
-        query = query.where(LiveEvent.seq <= at)
-    rows = (await db.execute(query.order_by(LiveEvent.seq.desc()).limit(WINDOW))).all()
+    if after is not None:
+        query = query.where(LiveEvent.seq > after)
+    if upto is not None:
+        query = query.where(LiveEvent.seq <= upto)
+    return (await db.execute(query.order_by(LiveEvent.seq.desc()).limit(WINDOW))).all()
+
+
+def _counts(
+    context: GameContext, codename: str, seen: dict[str, int], rows: Sequence[Row[Any]]
+) -> dict[str, int]:
+    """How many of `rows` the context's seat may see, per tab that shows them after its look."""
     listener = listener_of(context)
     visible = [(r.seq, r.kind, r.payload) for r in rows if journal.visible_to(r, listener)]
     assert context.seat is not None  # a player's (tab_badges returns early for spectators)
-    counts = count_new(visible, seen, Reader(context.seat, codename))
-    return {tab: badge_text(count) for tab, count in counts.items() if count and tab in seen}
+    return count_new(visible, seen, Reader(context.seat, codename))
