@@ -9,7 +9,7 @@ from collections import Counter
 import pytest
 from rich.console import Console
 
-from deaddrop.benchmarks.http.live import LiveStep, _schedule
+from deaddrop.benchmarks.http.live import LiveStep, _figures, _schedule
 from deaddrop.benchmarks.http.open_loop import OpenLoop
 from deaddrop.benchmarks.http.plan import Plan, Results
 from deaddrop.benchmarks.http.pouch_wave import Wave
@@ -69,6 +69,14 @@ async def test_the_reader_sees_markers_across_chunks_and_crlf() -> None:
     assert reader.last_id == 8
     assert reader.push_sizes == [len("<li>LIVEMARK12N0N3E</li>"), len("plain")]
     assert reader.events == [("append", len("<li>LIVEMARK12N0N3E</li>")), ("message", 5)]
+
+
+def test_a_live_step_reports_its_refused_opens_by_why() -> None:
+    readers = [Reader(Address("127.0.0.1", 1), "room", lambda last: b"") for _ in range(2)]
+    readers[0].refusals += ["503", "503"]
+    readers[1].refusals.append("ConnectionResetError")
+    step = _figures(readers, [], [], connected=2, rss=0, cpu=0.0)
+    assert step.refused == {"503": 2, "ConnectionResetError": 1}
 
 
 def test_a_live_steps_votes_fall_halfway_between_its_posts() -> None:

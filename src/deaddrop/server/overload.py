@@ -4,7 +4,8 @@ Two gates, both cheap counters in this process:
 - requests in flight (every HTTP request but a live stream): past the limit a request is
   refused before it reads the database, so the ones already admitted finish in good time;
 - open live streams: each holds a socket and a wake-up subscription for as long as the page
-  is open, so they have a limit of their own, much larger.
+  is open, so they have a limit of their own, much larger; they connect a few at a time
+  (connecting.py), and one that waits too long for its turn is refused before it reads.
 
 A request already admitted that still finds the database saturated (the connection pool
 exhausted, or SQLite's writer lock held past its busy timeout) is rolled back and answered the
@@ -20,6 +21,8 @@ from litestar.enums import ScopeType
 from litestar.exceptions import HTTPException
 from litestar.types import ASGIApp, HTTPScope, Receive, Scope, Send
 from sqlalchemy import exc as sql_errors
+
+from deaddrop.server.connecting import ConnectTurns, TurnTimeout
 
 RETRY_AFTER_SECONDS = 1
 """How long a refused client waits: a queue drains within about a second."""
@@ -54,9 +57,10 @@ class Gate:
     """The counts of one process, shared by every route: Litestar builds the middleware stack
     once per route handler, so a counter made inside the factory would count one route only."""
 
-    def __init__(self, limits: Limits) -> None:
+    def __init__(self, limits: Limits, connecting: ConnectTurns | None = None) -> None:
         self.limits = limits
         self.counts = {"requests": 0, "streams": 0}
+        self.connecting = connecting or ConnectTurns()
 
 
 def shed_load(app: ASGIApp, gate: Gate) -> ASGIApp:
@@ -72,7 +76,12 @@ def shed_load(app: ASGIApp, gate: Gate) -> ASGIApp:
             raise _refusal(kind)
         counts[kind] += 1
         try:
-            await app(scope, receive, send)
+            if kind == "streams":
+                await gate.connecting.connect(app, scope, receive, send)
+            else:
+                await app(scope, receive, send)
+        except TurnTimeout:
+            raise _refusal(kind) from None
         finally:
             counts[kind] -= 1
 

@@ -53,6 +53,9 @@ class LiveStep:
     failed_votes: dict[str, int] = field(default_factory=dict)
     pushes: dict[str, tuple[int, float]] = field(default_factory=dict)
     """By SSE event (`append`, `region`, `page`, …): how many arrived, their median bytes."""
+    refused: dict[str, int] = field(default_factory=dict)
+    """Stream opens that failed, by status (`503`: turned away) or error (a reset at connect),
+    connecting and reconnecting alike; each is also a drop."""
 
 
 @dataclass(frozen=True)
@@ -254,6 +257,7 @@ def _figures(
         votes=len(voted),
         failed_votes=dict(Counter(outcome for outcome in voted if outcome != "200")),
         pushes=_pushes_by_event(readers),
+        refused=dict(Counter(why for reader in readers for why in reader.refusals)),
     )
 
 

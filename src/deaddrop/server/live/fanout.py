@@ -48,6 +48,9 @@ class Batch:
         if found is None:
             found = asyncio.ensure_future(make())
             self.made[key] = found
+        elif found.done():  # made already: no waiter to allocate, for each of many streams
+            done: T = found.result()
+            return done
         # A stream that ends while waiting must not cancel the work the others wait for.
         result: T = await asyncio.shield(found)
         return result

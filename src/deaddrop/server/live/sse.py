@@ -293,6 +293,8 @@ async def _next_batch(
     """(whether to stop, the next batch or None after `timeout` seconds without one)."""
     if stopping is not None and stopping.done():
         return True, None
+    if not batches.empty():  # a batch waits already: no task, no wait to set up for it
+        return False, batches.get_nowait()
     getting = asyncio.ensure_future(batches.get())
     waiting: set[asyncio.Future[Any]] = {getting}
     if stopping is not None:
