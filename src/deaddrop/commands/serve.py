@@ -37,6 +37,7 @@ def run_serve(args: argparse.Namespace) -> int:
     """Migrate, then serve until interrupted (Ctrl+C or SIGTERM: a clean stop, status 0)."""
     import uvicorn
 
+    from deaddrop.commands.gc_tuning import tune_for_serving
     from deaddrop.commands.graceful import GracefulServer
     from deaddrop.server.app import create_app
     from deaddrop.server.live.shutdown import shutdown_event
@@ -48,6 +49,7 @@ def run_serve(args: argparse.Namespace) -> int:
     print(f"Database at revision {revision} ({_describe(settings)}).", flush=True)
     print(f"Dead Drop is serving on http://{host}:{args.port}  (Ctrl+C to stop)", flush=True)
     app = create_app(settings, clock=OffsetClock.from_env())  # None unless a test sets it
+    tune_for_serving()  # the cycle collector's long pauses were the live pages' p99
     config = uvicorn.Config(
         app,
         host=args.host,

@@ -144,8 +144,9 @@ def _live_table(plan: Plan, results: Results) -> Table:
         f"{', one vote per game between posts' if plan.live_votes else ''})"
     )
     table = Table(title=title)
-    columns = ("streams", "p50 / p99 ms", "lost", "failed posts", "drops", "push KB")
-    for column in (*columns, "RSS MB", "CPU %", "bare p50 / p99 ms", "bare lost", "bare RSS MB"):
+    columns = ("streams", "p50 / p99 ms", "lost", "failed posts", "drops", "refused opens")
+    extra = ("push KB", "RSS MB", "CPU %", "bare p50 / p99 ms", "bare lost", "bare RSS MB")
+    for column in (*columns, *extra):
         table.add_column(column, justify="right")
     bare = {step.streams: step for step in results.live.get("bare", [])}
     for step in results.live.get("deaddrop", []):
@@ -156,6 +157,7 @@ def _live_table(plan: Plan, results: Results) -> Table:
             f"{step.lost}/{step.deliveries}",
             _outcomes([step.failed_posts]) or "0",
             str(step.drops),
+            _outcomes([step.refused]) or "0",  # stream opens turned away: each is a drop too
             f"{step.push_bytes_median / 1024:,.1f}",
             f"{step.rss_bytes / 2**20:,.0f}",
             f"{step.cpu_percent:,.0f}",
