@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import threading
+import time
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -14,7 +15,12 @@ from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from deaddrop.server.db.engine import create_engine
-from deaddrop.server.db.sqlite_connection import GatedConnection, is_read, write_gate
+from deaddrop.server.db.sqlite_connection import (
+    GatedConnection,
+    gated_connect,
+    is_read,
+    write_gate,
+)
 from deaddrop.server.settings import Settings
 
 SECRET = "sqlite-connection-test-secret-key-long-enough"
@@ -157,3 +163,31 @@ async def test_a_gate_not_had_within_the_busy_timeout_is_gone_around(
         finally:
             await other_engine.dispose()
         await holder.rollback()
+
+
+async def test_a_call_left_running_on_the_thread_keeps_the_next_ones_off_the_loop(
+    tmp_path: Path,
+) -> None:
+    """A waiter cancelled mid-call leaves the call running on the connection's thread: what
+    comes next waits for it there, never running on the loop's thread beside it."""
+    connection = gated_connect(5.0)(tmp_path / "cancelled.sqlite3")
+    await connection
+    done: list[str] = []
+
+    def slow() -> int:
+        time.sleep(0.3)
+        done.append("slow")
+        return 1
+
+    try:
+        await connection.execute("CREATE TABLE notes (who INT)")
+        await connection.create_function("slow", 0, slow)
+        writing = asyncio.ensure_future(connection.execute("INSERT INTO notes VALUES (slow())"))
+        await asyncio.sleep(0.05)
+        writing.cancel()
+        cursor = await connection.cursor()  # would run inline at once without the guard
+        assert done == ["slow"]
+        await cursor.execute("SELECT count(*) FROM notes")
+        assert await cursor.fetchone() == (1,)
+    finally:
+        await connection.close()

@@ -6,7 +6,9 @@ an event-loop turn each), more CPU than the statements themselves, and under loa
 waits for the busy loop to let go of the GIL. A read never waits for a lock in WAL mode (a
 reader sees the last commit, whoever is writing), so a SELECT, a fetch, a cursor's close and
 the no-op rollback of a read-only connection run here, inline. Everything that may wait — a
-write taking SQLite's one write lock, a commit's fsync — still goes to the thread.
+write taking SQLite's one write lock, a commit's fsync — still goes to the thread, and while
+the thread has a call of this connection (one whose waiter was cancelled runs on), the next
+calls follow it there: the connection is never used by two threads at once.
 
 SQLite has one writer at a time. Two of this process's connections writing at once make the
 second sleep in SQLite's busy handler (1, 2, 5, 10 … 100 ms between tries) long after the
@@ -61,6 +63,11 @@ class GatedConnection(aiosqlite.Connection):
         self._database = database
         self._wait_seconds = wait_seconds
         self._gate: asyncio.Lock | None = None  # held while this connection's write is open
+        # Calls handed to the thread, and calls it finished: each counted by one thread only.
+        # A call whose waiter was cancelled still runs there; nothing runs inline meanwhile,
+        # so the connection is never used by two threads at once.
+        self._sent = 0
+        self._finished = 0
 
     def _inline(self, fn: Callable[..., Any], args: tuple[Any, ...]) -> bool:
         """Whether a call cannot wait on SQLite's lock or the disk, so may run here."""
@@ -92,16 +99,24 @@ class GatedConnection(aiosqlite.Connection):
         """Run a call inline when it only reads; else on the thread, through the write gate."""
         if not self._running or not self._connection:
             raise ValueError("Connection closed")
-        if self._inline(fn, args):
+        if self._sent == self._finished and self._inline(fn, args):
             return fn(*args, **kwargs)
         if self._gate is None and self._may_write(fn, args) and not self._in_transaction():
             await self._enter_gate()
+        self._sent += 1
         try:
-            return await super()._execute(fn, *args, **kwargs)  # type: ignore[no-untyped-call]
+            return await super()._execute(self._counted, fn, *args, **kwargs)  # type: ignore[no-untyped-call]
         finally:
             # Over: committed, rolled back, or a statement that ran outside any transaction.
             if self._gate is not None and not self._in_transaction():
                 self._leave_gate()
+
+    def _counted(self, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+        """On the thread: run the call, then count it finished."""
+        try:
+            return fn(*args, **kwargs)
+        finally:
+            self._finished += 1
 
     async def _enter_gate(self) -> None:
         """Wait for this process's other writers to finish (or the busy timeout to pass)."""
