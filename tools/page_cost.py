@@ -4,7 +4,8 @@
 
 A game of six on a new SQLite file (a temporary directory), 30 Floor posts, then for the
 Floor and Cable tabs of one player: the page once to warm it, then `--runs` GETs of the same,
-unchanged page; then "after a post": `--runs` Floor GETs each right after another player's
+unchanged page (first with known pages, then again on a new app that keeps none, so that
+every page is made); then "after a post": `--runs` Floor GETs each right after another player's
 Floor post, so the page and its chat panel are made afresh (what most GETs of a lively game
 cost). Python calls are cProfile's count for one GET; CPU is `process_time` of a GET
 without the profiler. The app runs in this thread (an in-process ASGI client), so the figures
@@ -104,7 +105,8 @@ async def _table(app: Litestar, posts: int) -> str:
 
 async def _measure(app: Litestar, client: httpx.AsyncClient, path: str, runs: int) -> str:
     """Statements, Python calls and CPU ms of an unchanged page, medians of `runs`."""
-    assert (await client.get(path)).status_code == 200  # warm: memos filled, the look recorded
+    for _ in range(3):  # warm: memos filled, the look recorded, the page known
+        assert (await client.get(path)).status_code == 200
     statements, calls, cpu = [], [], []
     for _ in range(runs):
         with counted(app.state.engine) as count:
@@ -162,12 +164,20 @@ async def _measure_after_posts(
 
 
 async def main(runs: int, posts: int) -> None:
-    """Seed, then print the figures of the Floor and Cable GETs."""
+    """Seed, then print the figures of the Floor and Cable GETs, with known pages (an
+    unchanged page sent again after one statement) and without (every page made)."""
     logging.getLogger("httpx").setLevel(logging.WARNING)  # a line per request otherwise
     passwords._hasher = PasswordHasher(time_cost=1, memory_cost=1024)  # seeding, not measured
+    for known_pages_mb in (64, 0):
+        print("known pages kept" if known_pages_mb else "every page made (KNOWN_PAGES_MB=0)")
+        await _one_app(runs, posts, known_pages_mb)
+
+
+async def _one_app(runs: int, posts: int, known_pages_mb: int) -> None:
+    """Seed a new database, then print the figures of one app."""
     with tempfile.TemporaryDirectory() as folder:
         url = f"sqlite+aiosqlite:///{Path(folder) / 'cost.sqlite3'}"
-        settings = Settings(database_url=url, secret_key=SECRET)
+        settings = Settings(database_url=url, secret_key=SECRET, known_pages_mb=known_pages_mb)
         engine = create_engine(settings)
         await upgrade_head(engine)
         await engine.dispose()

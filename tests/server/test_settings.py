@@ -69,3 +69,8 @@ def test_bot_decision_interval_defaults_to_three_minutes_and_is_read_from_env(
     assert Settings.from_env({}, var_dir=tmp_path).bot_decision_seconds == 180
     quick = Settings.from_env({"BOT_DECISION_SECONDS": "0"}, var_dir=tmp_path)
     assert bot_timing(quick).min_interval == timedelta(0)
+
+
+def test_known_pages_keep_64_megabytes_unless_told(tmp_path: Path) -> None:
+    assert Settings.from_env({}, var_dir=tmp_path).known_pages_mb == 64
+    assert Settings.from_env({"KNOWN_PAGES_MB": "0"}, var_dir=tmp_path).known_pages_mb == 0

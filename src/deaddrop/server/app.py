@@ -35,6 +35,7 @@ from deaddrop.server.api import routes as api_routes
 from deaddrop.server.cards import routes as cards_routes
 from deaddrop.server.cards.runtime import Runtime, bot_delay_from_env
 from deaddrop.server.clock import Clock, JumpingClock, SystemClock
+from deaddrop.server.cookies import CSRF_COOKIE, SESSION_COOKIE
 from deaddrop.server.db.dependencies import provide_db
 from deaddrop.server.db.engine import create_engine, create_sessionmaker
 from deaddrop.server.db.store import DatabaseStore
@@ -64,8 +65,11 @@ from deaddrop.server.station.play import routes as station_routes
 from deaddrop.server.station.practice import routes as practice_routes
 from deaddrop.server.station.standins import routes as standins
 from deaddrop.server.station.tabs import routes as tab_routes
+from deaddrop.server.station.tabs.known_pages import KnownPages, serve_known_pages
 from deaddrop.server.station.tabs.memos import PAGE_MEMOS_KEY, PageMemos
 
+KNOWN_PAGES_KEY = "known_pages"
+"""Where `app.state` keeps the app's known pages (station/tabs/known_pages.py)."""
 STATIC_DIR = Path(__file__).parent / "static"
 ROUTERS: tuple[Router, ...] = (page_routes.router, account_routes.router, api_routes.router)
 ROUTERS += (favicon.router,)  # the site's icon
@@ -106,6 +110,7 @@ def create_app(
     throttle = _login_throttle(settings, throttle_store)
     templates = TemplateConfig(instance=JinjaTemplateEngine.from_environment(jinja_environment()))
     wanted = Wanted(pouch_runner=pouch_runner, mailer=mailer, bot_runner=bot_runner)
+    known_pages = KnownPages(settings.known_pages_mb * 1024 * 1024)
     return Litestar(
         route_handlers=[
             *ROUTERS,
@@ -116,13 +121,7 @@ def create_app(
             "sessions": DatabaseStore(sessionmaker, "sessions"),
             "login-throttle": throttle_store,
         },
-        # Load is shed first, before any work; NUL is refused before the session (or any
-        # handler) takes it to the database.
-        middleware=[
-            DefineMiddleware(shed_load, gate=Gate(_limits(settings))),
-            DefineMiddleware(refuse_nul),
-            _sessions(settings).middleware,
-        ],
+        middleware=_middleware(settings, known_pages),
         before_send=[add_security_headers],  # every response, unmatched addresses included
         csrf_config=_csrf(settings),
         template_config=templates,
@@ -138,11 +137,29 @@ def create_app(
         ],  # stopped in reverse order
         on_startup=[register_broker],
         on_shutdown=[unregister_broker],
-        state=State(_shared(settings, engine, sessionmaker, game_clock, in_sessions)),
+        state=State(
+            {
+                **_shared(settings, engine, sessionmaker, game_clock, in_sessions),
+                KNOWN_PAGES_KEY: known_pages,
+            }
+        ),
         request_max_body_size=MAX_BODY_BYTES,
         debug=settings.debug,
         openapi_config=None,
     )
+
+
+def _middleware(settings: Settings, known_pages: KnownPages) -> list[DefineMiddleware]:
+    """What every matched request passes through, outermost first."""
+    # Load is shed first, before any work; NUL is refused before the session (or any
+    # handler) takes it to the database; an unchanged tab page is sent again before the
+    # session and the handler do their work.
+    return [
+        DefineMiddleware(shed_load, gate=Gate(_limits(settings))),
+        DefineMiddleware(refuse_nul),
+        DefineMiddleware(serve_known_pages, pages=known_pages),
+        _sessions(settings).middleware,
+    ]
 
 
 def _in_sessions() -> dict[str, Any]:
@@ -210,7 +227,7 @@ def _sessions(settings: Settings) -> SessionConfig:
         # The signed-in account comes in the session row's own statement (sessions.py).
         named_row=NamedRow(User, USER_ID_KEY),
         store="sessions",
-        key="deaddrop_session",
+        key=SESSION_COOKIE,
         max_age=SESSION_MAX_AGE,
         secure=settings.secure_cookies,
         samesite="lax",
@@ -222,7 +239,7 @@ def _csrf(settings: Settings) -> CSRFConfig:
     """CSRF tokens on every form post."""
     return CSRFConfig(
         secret=settings.secret_key,
-        cookie_name="deaddrop_csrf",
+        cookie_name=CSRF_COOKIE,
         cookie_secure=settings.secure_cookies,
         cookie_httponly=True,
         exclude=["/static/"],

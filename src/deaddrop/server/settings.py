@@ -45,6 +45,8 @@ class Settings:
     """Live streams one process holds open at once; more get 503 + Retry-After."""
     pool_timeout_seconds: float = 10.0
     """How long a request waits for a database connection before its 503 (not a 500)."""
+    known_pages_mb: int = 64
+    """Megabytes of unchanged tab pages one process keeps to send again (0: none kept)."""
     mail: MailSettings = field(default_factory=MailSettings)
     """SMTP and the player mails (digest, reminder); off while `SMTP_HOST` is unset."""
 
@@ -67,6 +69,7 @@ class Settings:
             max_requests_in_flight=int(env.get("MAX_REQUESTS_IN_FLIGHT") or 64),
             max_live_streams=int(env.get("MAX_LIVE_STREAMS") or 10_000),
             pool_timeout_seconds=float(env.get("DATABASE_POOL_TIMEOUT") or 10.0),
+            known_pages_mb=int(env.get("KNOWN_PAGES_MB") or 64),
             mail=MailSettings.from_env(env),
         )
 

@@ -17,9 +17,9 @@ from litestar.exceptions import NotFoundException
 from litestar.params import FromPath
 from litestar.testing import AsyncTestClient
 
-from deaddrop.benchmarks.http.world import CSRF_COOKIE, SESSION_COOKIE
 from deaddrop.server.accounts.auth import log_in
 from deaddrop.server.accounts.service import find_user
+from deaddrop.server.cookies import CSRF_COOKIE, SESSION_COOKIE
 from deaddrop.server.db.dependencies import DB
 from deaddrop.server.station.game.http import AnyRequest
 

@@ -6,10 +6,7 @@ import json
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-SESSION_COOKIE = "deaddrop_session"
-"""The app's session cookie (server/app.py `_sessions`)."""
-CSRF_COOKIE = "deaddrop_csrf"
-"""The app's CSRF cookie; its value is also the token a form or a script sends back."""
+from deaddrop.server.cookies import CSRF_COOKIE, SESSION_COOKIE
 
 
 @dataclass(frozen=True)

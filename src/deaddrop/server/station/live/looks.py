@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 
 from sqlalchemy import case
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
@@ -21,6 +22,9 @@ Look = tuple[int, int, str]
 """(game id, user id, tab)."""
 GATHER_SECONDS = 0.05
 """How long the looks of one push are gathered before they are written together."""
+KEEP_WRITTEN_SECONDS = 10.0
+"""How long written looks still count here: a page that read the database just before a write
+committed, and asks here just after, must still find them (see `Looks.seen_by`)."""
 _log = logging.getLogger("deaddrop.server.live")
 
 
@@ -33,6 +37,11 @@ class Looks:
         self.in_flight: dict[Look, int] = {}
         """The looks being written now: no longer waiting, not yet committed."""
         self.writing: asyncio.Task[None] | None = None
+        # Written looks, per player, in two generations of at least KEEP_WRITTEN_SECONDS each.
+        self.written: dict[tuple[int, int], dict[str, int]] = {}
+        self.written_before: dict[tuple[int, int], dict[str, int]] = {}
+        self.clock = time.monotonic
+        self.generation_began = self.clock()
 
     def add(self, game_id: int, user_id: int, tab: str, seq: int) -> None:
         """Record (soon) that the player has seen `tab` up to `seq` (never moves back)."""
@@ -42,13 +51,29 @@ class Looks:
             self.writing = asyncio.create_task(self._write())
 
     def seen_by(self, game_id: int, user_id: int) -> dict[str, int]:
-        """One player's looks not yet written: {tab: furthest seq}."""
-        found: dict[str, int] = {}
+        """One player's looks not yet written, or written in the last KEEP_WRITTEN_SECONDS or
+        more: {tab: furthest seq}. A reader reads the database, then asks here: a look
+        committed in between is in neither unless written ones still count here a while.
+        Since looks only move forward, a written one counted again changes no furthest seq."""
+        player = (game_id, user_id)
+        found = dict(self.written_before.get(player, {}))
+        for tab, seq in self.written.get(player, {}).items():
+            found[tab] = max(seq, found.get(tab, 0))
         for looks in (self.in_flight, self.waiting):
             for (game, user, tab), seq in looks.items():
                 if game == game_id and user == user_id:
                     found[tab] = max(seq, found.get(tab, 0))
         return found
+
+    def _keep_written(self, looks: dict[Look, int]) -> None:
+        """Count `looks`, just committed, here for KEEP_WRITTEN_SECONDS more at least."""
+        now = self.clock()
+        if now - self.generation_began >= KEEP_WRITTEN_SECONDS:
+            self.written_before, self.written = self.written, {}
+            self.generation_began = now
+        for (game, user, tab), seq in looks.items():
+            player = self.written.setdefault((game, user), {})
+            player[tab] = max(seq, player.get(tab, 0))
 
     async def _write(self) -> None:
         await asyncio.sleep(GATHER_SECONDS)
@@ -58,6 +83,7 @@ class Looks:
             try:
                 async with self.turns.reading(shared=True), self.sessions() as db:
                     await _upsert(db, looks)
+                self._keep_written(looks)
             except Exception:  # a look lost shows a badge too many, nothing more
                 _log.exception("recording %d looks failed", len(looks))
             finally:

@@ -1,0 +1,215 @@
+"""Known pages: a player's tab page asked for again, with nothing it shows changed, is sent
+again as it was made, after one statement instead of the session's, the account's, the game's
+and the journal's reads and the whole page machinery (issue 15: most page views of a game are
+of an unchanged page).
+
+What a warm tab page shows is a pure function of its request (the session and CSRF cookies,
+the path and query), of the stored facts `page_facts.py` reads in one statement (the session's,
+account's, game's and seat's whole rows, the game's newest journal seq, the player's looks), of
+the looks this process has not written yet, and of the day (a session is rewritten once a day,
+to push its expiry on). A page is kept under its request, with those facts read just before and
+just after it was made: only when both readings agree is it certainly the page of those facts.
+It is sent again only while a fresh reading of the facts is still the same. So nothing needs
+telling when anything changes, another process included: a post, a vote, a Pouch, a log-out, a
+password change, a new display name all change the facts, and the page is made afresh. A page is
+kept for one browser only (its session and CSRF cookies are the key): no one is ever sent
+another person's page, or another browser's CSRF token (S26–S31).
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any, cast
+
+from litestar import Request
+from litestar.enums import ScopeType
+from litestar.types import ASGIApp, Message, Receive, Scope, Send
+from sqlalchemy.ext.asyncio import AsyncConnection
+
+from deaddrop.server.accounts.auth import USER_ID_KEY
+from deaddrop.server.cookies import CSRF_COOKIE, SESSION_COOKIE
+from deaddrop.server.db.request_session import close_request_session, request_session
+from deaddrop.server.station.live.looks import LOOKS_KEY
+from deaddrop.server.station.live.stream import stream_of
+from deaddrop.server.station.tabs.page_facts import GAME_ID, LOOKS_FROM, TAB_NAMES, read_facts
+
+ACCOUNTS_REMEMBERED = 100_000
+"""Session IDs whose account this process remembers at most (then it starts afresh)."""
+_TAB_HANDLERS = frozenset(f"station_{tab}" for tab in TAB_NAMES)
+"""The route names of a player's tabs (tabs/routes.py); spectators' pages are not kept."""
+
+Key = tuple[str, str, str, bytes]
+"""(session cookie, CSRF cookie, path, query string)."""
+
+
+@dataclass(frozen=True, slots=True)
+class KnownPage:
+    """A page as its handler sent it, and the facts it was made of."""
+
+    facts: tuple[Any, ...]
+    start: dict[str, Any]
+    """The response's start message (status and headers), before `before_send` hooks."""
+    body: bytes
+
+
+class KnownPages:
+    """The known pages of one app, at most `budget` bytes of them, least recently asked first
+    to go; and which account each session ID names (a session ID names one account for its
+    whole life: log-in and log-out move the session to a fresh ID)."""
+
+    def __init__(self, budget: int) -> None:
+        self.budget, self.size = budget, 0
+        self.pages: OrderedDict[Key, KnownPage] = OrderedDict()
+        self.accounts: dict[str, int] = {}
+
+    def get(self, key: Key) -> KnownPage | None:
+        """The page kept under `key`, if any (it becomes the most recently asked for)."""
+        page = self.pages.get(key)
+        if page is not None:
+            self.pages.move_to_end(key)
+        return page
+
+    def put(self, key: Key, page: KnownPage) -> None:
+        """Keep `page` under `key`, forgetting the least recently asked for beyond the budget."""
+        old = self.pages.pop(key, None)
+        if old is not None:
+            self.size -= len(old.body)
+        self.pages[key] = page
+        self.size += len(page.body)
+        while self.size > self.budget and self.pages:
+            _, gone = self.pages.popitem(last=False)
+            self.size -= len(gone.body)
+
+    def learn(self, session_id: str, user_id: int) -> None:
+        """Remember the account a session ID names."""
+        if len(self.accounts) >= ACCOUNTS_REMEMBERED:
+            self.accounts.clear()
+        self.accounts[session_id] = user_id
+
+
+class _Capture:
+    """A `send` that passes the answer on and keeps a copy of it; the answer's last message
+    is held back (`finish`), so that the page is kept before its browser can ask again."""
+
+    def __init__(self, send: Send) -> None:
+        self.send = send
+        self.start: dict[str, Any] | None = None
+        self.chunks: list[bytes] = []
+        self.last: Message | None = None
+
+    async def __call__(self, message: Message) -> None:
+        if message["type"] == "http.response.start":
+            # A copy: the app's `before_send` hooks add their headers to the message in place.
+            self.start = {**message, "headers": list(message.get("headers") or ())}
+        elif message["type"] == "http.response.body":
+            self.chunks.append(bytes(message.get("body", b"")))
+            if not message.get("more_body", False):
+                self.last = message
+                return
+        await self.send(message)
+
+    async def finish(self) -> None:
+        """Send the answer's last message, if it was held back."""
+        last, self.last = self.last, None
+        if last is not None:
+            await self.send(last)
+
+    def page(self, facts: tuple[Any, ...]) -> KnownPage | None:
+        """The answer as a page worth keeping: a complete 200 setting no cookie."""
+        start = self.start
+        if start is None or self.last is None or start.get("status") != 200:
+            return None
+        if any(name.lower() == b"set-cookie" for name, _ in start["headers"]):
+            return None  # a session or CSRF cookie moved on: the next answer differs
+        return KnownPage(facts, start, b"".join(self.chunks))
+
+
+def serve_known_pages(app: ASGIApp, pages: KnownPages) -> ASGIApp:
+    """ASGI middleware factory: a player's tab page sent again while its facts are unchanged."""
+
+    async def middleware(scope: Scope, receive: Receive, send: Send) -> None:
+        route = scope.get("route_handler")
+        if scope["type"] != ScopeType.HTTP or scope["method"] != "GET":
+            await app(scope, receive, send)
+            return
+        if route is None:
+            await app(scope, receive, send)
+            return
+        if route.name not in _TAB_HANDLERS or pages.budget <= 0:
+            await app(scope, receive, send)
+            return
+        cookies = Request(scope).cookies  # parsed once per request, kept in the scope
+        session_id, csrf = cookies.get(SESSION_COOKIE), cookies.get(CSRF_COOKIE)
+        if not session_id or not csrf:  # a guest, or a first page: made as always
+            await app(scope, receive, send)
+            return
+        user_id = pages.accounts.get(session_id)
+        if user_id is None:
+            await app(scope, receive, send)
+            _learn_account(pages, session_id, scope)
+            return
+        key: Key = (session_id, csrf, scope["path"], scope["query_string"])
+        game = str(scope["path_params"].get("game_id", ""))
+        # Through the request's own database session: a page made afresh goes on with it.
+        db = request_session(scope, scope["app"].state["sessionmaker"])
+        try:
+            facts = await _facts(scope, await db.connection(), session_id, user_id, game)
+        except BaseException:
+            await close_request_session(scope)  # no handler will run to close it
+            raise
+        known = pages.get(key)
+        if facts is not None and known is not None and known.facts == facts:
+            await close_request_session(scope)
+            await send(cast(Message, {**known.start, "headers": list(known.start["headers"])}))
+            await send(cast(Message, {"type": "http.response.body", "body": known.body}))
+            return
+        capture = _Capture(send)
+        try:
+            await app(scope, receive, capture)
+            # No session or no seat: the answer (log in, 404) is not a page to keep.
+            page = None if facts is None else capture.page(facts)
+            if page is not None:
+                # The request's database session is closed by now: another one, briefly
+                # (closed here, in the request's task, as the request's own is).
+                again = scope["app"].state["sessionmaker"]()
+                try:
+                    connection = await again.connection()
+                    if await _facts(scope, connection, session_id, user_id, game) == facts:
+                        pages.put(key, page)
+                finally:
+                    await again.close()
+        finally:
+            await capture.finish()
+
+    return middleware
+
+
+def _learn_account(pages: KnownPages, session_id: str, scope: Scope) -> None:
+    """Remember the account the request's session named, once the page was made."""
+    session = scope.get("session")
+    user_id = session.get(USER_ID_KEY) if isinstance(session, dict) else None
+    if isinstance(user_id, int):
+        pages.learn(session_id, user_id)
+
+
+async def _facts(
+    scope: Scope, connection: AsyncConnection, session_id: str, user_id: int, game: str
+) -> tuple[Any, ...] | None:
+    """The stored facts of the page, this process's looks not yet written, and the day."""
+    if not game or len(game) > 64:
+        return None
+    now = datetime.now(UTC)
+    stored = await read_facts(connection, session_id, user_id, game, stream_of(game), now)
+    if stored is None:
+        return None
+    # The looks as the page reads them (tabs/routes.py `tab_values`): stored, then this
+    # process's looks on their way to the database over them.
+    looks = {
+        tab: seq for tab, seq in zip(TAB_NAMES, stored[LOOKS_FROM:], strict=True) if seq is not None
+    }
+    for tab, seq in scope["app"].state[LOOKS_KEY].here().seen_by(stored[GAME_ID], user_id).items():
+        looks[tab] = max(seq, looks.get(tab, 0))
+    # Stored and waiting looks alike: the writer moving one to the database changes nothing.
+    return (*stored[:LOOKS_FROM], tuple(sorted(looks.items())), now.date())
