@@ -8,13 +8,13 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from datetime import datetime, timedelta
+from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
 import pytest
 from litestar import Litestar
 from litestar.testing import TestClient
-from sqlalchemy import delete, event
+from sqlalchemy import delete, event, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from deaddrop.server.app import KNOWN_PAGES_KEY
@@ -25,8 +25,11 @@ from deaddrop.server.station.tabs.context import TABS
 from deaddrop.server.station.tabs.known_pages import (
     KnownPage,
     KnownPages,
+    PageFacts,
+    _only_looked,
     serve_known_pages,
 )
+from deaddrop.server.station.tabs.page_facts import read_facts
 from tests.server.station.tabs_fixtures import (  # noqa: F401 (fixtures)
     RunDB,
     Table,
@@ -42,25 +45,34 @@ PAGE_TABLES = ("kv_entries", "station_games", "live_events")
 
 
 @contextmanager
-def statements(server: TestClient[Litestar]) -> Iterator[list[str]]:
-    """The SQL statements the app sends while inside."""
-    sent: list[str] = []
+def page_reads(server: TestClient[Litestar]) -> Iterator[dict[str, int]]:
+    """What tab pages read while inside: `facts`, the known pages' statement (sent straight to
+    the driver on SQLite), and `made`, every other statement reading the session, the game or
+    the journal, as a page being made does. Background work (looks, jobs) is not counted."""
+    counts = {"facts": 0, "made": 0}
 
     def record(_conn: Any, _cursor: Any, statement: str, *_rest: Any) -> None:
-        sent.append(statement)
+        if any(table in statement for table in PAGE_TABLES):
+            counts["made"] += not statement.startswith("SELECT station_games.id")
+
+    async def facts(*args: Any, **kwargs: Any) -> Any:
+        counts["facts"] += 1
+        return await read_facts(*args, **kwargs)
 
     engine = server.app.state.engine.sync_engine
     event.listen(engine, "before_cursor_execute", record)
+    setattr(known_pages_module, "read_facts", facts)  # noqa: B010 (undone below)
     try:
-        yield sent
+        yield counts
     finally:
+        setattr(known_pages_module, "read_facts", read_facts)  # noqa: B010
         event.remove(engine, "before_cursor_execute", record)
 
 
 def known(player: Visitor, path: str) -> str:
-    """A page asked for until it is kept: the first time teaches the session's account, the
-    second records the look at the tab (the facts move on while it is made), the third is kept.
-    """
+    """A page asked for until it is certainly kept: the first time teaches the session's
+    account, the second is kept (the look it records at its own tab is no change to it), the
+    third is sent again."""
     answers = [player.get(path) for _ in range(3)]
     assert all(answer.status_code == 200 for answer in answers)
     return answers[-1].text
@@ -73,14 +85,12 @@ def test_an_unchanged_page_is_sent_again_after_one_statement_as_it_was_made(
         path = f"/games/{table.game_id}/{tab}"
         for player in table.players:  # every seat: its own page, its own secrets
             made = known(player, path)
-            with statements(server) as sent:
+            with page_reads(server) as reads:
                 again = player.get(path)
             assert again.status_code == 200
             assert again.text == made
-            # The page's facts, nothing else (the session's, the game's and the journal's
-            # reads are not made). Background work (looks, jobs) may send its own meanwhile.
-            own = [statement for statement in sent if any(t in statement for t in PAGE_TABLES)]
-            assert len(own) == 1 and own[0].startswith("SELECT station_games.id"), own
+            # The page's facts, nothing else: the session, the game and the journal unread.
+            assert reads == {"facts": 1, "made": 0}
             assert again.headers["cache-control"] == "no-store"
             assert "content-security-policy" in again.headers  # the hooks ran on it too
     pages: KnownPages = server.app.state[KNOWN_PAGES_KEY]
@@ -101,6 +111,34 @@ def test_a_known_page_is_made_afresh_when_a_post_or_a_look_changes_it(
     assert 'tab-badge">' in bob.get(cable).text  # a badge for the new post on the Floor
     bob.get(floor)  # bob looks at the Floor
     assert 'tab-badge">' not in bob.get(cable).text  # the look moved the page on
+
+
+def test_the_first_view_of_a_changed_page_is_kept_already(
+    table: Table, server: TestClient[Litestar]
+) -> None:
+    bob, carol = table.players[1], table.players[2]
+    floor = f"/games/{table.game_id}/floor"
+    known(bob, floor)
+    assert api_post(carol, table, "floor", "KNOWNPAGE3").status_code == 200
+    made = bob.get(floor).text  # made, and its look at the Floor recorded as it is made
+    assert "KNOWNPAGE3" in made
+    with page_reads(server) as reads:
+        again = bob.get(floor).text
+    assert again == made
+    assert reads == {"facts": 1, "made": 0}
+
+
+def test_only_the_pages_own_look_moving_to_the_newest_seq_keeps_it() -> None:
+    before = PageFacts(("rows",), 9, (("cable", 4), ("floor", 2)), date(2026, 12, 3))
+    looked = before._replace(looks=(("cable", 4), ("floor", 9)))
+    assert _only_looked(before, looked, "floor")
+    assert not _only_looked(before, looked, "cable")  # another tab's look shows as a badge
+    assert not _only_looked(before, before._replace(looks=(("cable", 4), ("floor", 8))), "floor")
+    assert not _only_looked(before, looked._replace(rows=("other rows",)), "floor")
+    assert not _only_looked(before, looked._replace(newest=10), "floor")
+    assert not _only_looked(before, looked._replace(day=date(2026, 12, 4)), "floor")
+    first = PageFacts(("rows",), 9, (("cable", 4),), date(2026, 12, 3))  # never looked before
+    assert _only_looked(first, first._replace(looks=(("cable", 4), ("floor", 9))), "floor")
 
 
 def test_a_new_display_name_shows_at_once(table: Table) -> None:
@@ -126,6 +164,22 @@ def test_a_session_ended_elsewhere_gets_no_known_page(
         await db.commit()
 
     run_db(end)  # as a log-out in another process does
+    gone = bob.http.get(floor, follow_redirects=False)
+    assert gone.status_code == 303 and gone.headers["location"].startswith("/login")
+
+
+def test_an_expired_session_gets_no_known_page(table: Table, run_db: RunDB) -> None:
+    bob = table.players[1]
+    floor = f"/games/{table.game_id}/floor"
+    known(bob, floor)
+    session_id = bob.http.cookies[SESSION_COOKIE]
+
+    async def expire(db: AsyncSession) -> None:
+        past = datetime.now(UTC) - timedelta(seconds=1)
+        await db.execute(update(KeyValue).where(KeyValue.key == session_id).values(expires_at=past))
+        await db.commit()
+
+    run_db(expire)
     gone = bob.http.get(floor, follow_redirects=False)
     assert gone.status_code == 303 and gone.headers["location"].startswith("/login")
 
@@ -199,7 +253,8 @@ def test_a_new_day_renews_the_session_behind_a_known_page(
 
 
 def _page(body: bytes) -> KnownPage:
-    return KnownPage((), {"type": "http.response.start", "status": 200, "headers": []}, body)
+    facts = PageFacts((), 1, (), date(2026, 12, 3))
+    return KnownPage(facts, {"type": "http.response.start", "status": 200, "headers": []}, body)
 
 
 def test_known_pages_keep_to_their_budget_least_recently_asked_first_to_go() -> None:

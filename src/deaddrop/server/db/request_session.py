@@ -15,6 +15,7 @@ from litestar.types import Scope
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 _SCOPE_KEY = "deaddrop.db_session"
+_HELD_KEY = "deaddrop.db_session_held"
 
 
 def request_session(scope: Scope, sessionmaker: async_sessionmaker[AsyncSession]) -> AsyncSession:
@@ -27,7 +28,26 @@ def request_session(scope: Scope, sessionmaker: async_sessionmaker[AsyncSession]
 
 
 async def close_request_session(scope: Scope) -> None:
-    """Close this request's session if one was opened: what it did not commit is rolled back."""
-    session = cast(dict[str, Any], scope).pop(_SCOPE_KEY, None)
+    """Close this request's session if one was opened: what it did not commit is rolled back.
+    A held session (`hold_request_session`) stays open, its connection with it."""
+    shared = cast(dict[str, Any], scope)
+    if shared.get(_HELD_KEY):
+        return
+    session = shared.pop(_SCOPE_KEY, None)
     if session is not None:
         await session.close()
+
+
+def hold_request_session(scope: Scope) -> None:
+    """Keep this request's session open after its handler and the session middleware, until
+    `release_request_session`: for a middleware that reads once more through its connection
+    after them (station/tabs/known_pages.py), rather than taking a second one from the pool.
+    Only for requests that commit what they write (or write nothing): the later reads see
+    what the handler left uncommitted, until the release rolls it back."""
+    cast(dict[str, Any], scope)[_HELD_KEY] = True
+
+
+async def release_request_session(scope: Scope) -> None:
+    """End the hold of `hold_request_session` and close the session."""
+    cast(dict[str, Any], scope).pop(_HELD_KEY, None)
+    await close_request_session(scope)

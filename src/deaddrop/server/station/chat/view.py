@@ -6,6 +6,7 @@ from datetime import datetime
 from functools import lru_cache
 from typing import Any
 
+from markupsafe import Markup
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from deaddrop.engine.station.channels import Channel
@@ -36,12 +37,26 @@ MESSAGES_KEPT = 8192
 
 def message_json(state: State, row: StationMessage, zone_name: str) -> dict[str, Any]:
     """A message as a template shows it: escaped, codenames highlighted, in the reader's zone."""
+    return dict(_message(*_inputs(state, row, zone_name)))
+
+
+def _inputs(state: State, row: StationMessage, zone_name: str) -> tuple[Any, ...]:
+    """Every input of a message as shown, hashable: `_message`'s and `_message_html`'s key."""
     codenames = tuple(seat.codename for seat in state.seats)
-    return dict(
-        _message(
-            row.id, row.day, row.seat, row.channel, row.text, row.created_at, codenames, zone_name
-        )
-    )
+    return (row.id, row.day, row.seat, row.channel, row.text, row.created_at, codenames, zone_name)
+
+
+def messages_log(state: State, rows: list[StationMessage], zone_name: str) -> Markup:
+    """A channel's messages as the panel lists them (`station/chat/messages.html`), each one
+    rendered once and kept: a new post leaves the others' HTML as it was, so a page after it
+    renders the new message alone. The same as rendering the whole list at once (tested)."""
+    return Markup("").join(_message_html(*_inputs(state, row, zone_name)) for row in rows)
+
+
+@lru_cache(maxsize=MESSAGES_KEPT)
+def _message_html(*inputs: Any) -> Markup:
+    """One message as the panel's log lists it, for `_message`'s inputs."""
+    return fragment("station/chat/messages.html", messages=[_message(*inputs)])
 
 
 @lru_cache(maxsize=MESSAGES_KEPT)
@@ -120,7 +135,7 @@ async def panel(
     if shown is None:
         rows, more = await history(db, game_id, state, viewer, channel, before)
         messages = [message_json(state, row, zone_name) for row in rows]
-        log = fragment("station/chat/messages.html", messages=messages)
+        log = messages_log(state, rows, zone_name)
         shown = (messages, rows[0].id if more and rows else None, log)
         if key is not None:
             memo.put(key, shown)

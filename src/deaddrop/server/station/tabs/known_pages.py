@@ -20,8 +20,8 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from dataclasses import dataclass
-from datetime import UTC, datetime
-from typing import Any, cast
+from datetime import UTC, date, datetime
+from typing import Any, NamedTuple, cast
 
 from litestar import Request
 from litestar.enums import ScopeType
@@ -30,25 +30,48 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 
 from deaddrop.server.accounts.auth import USER_ID_KEY
 from deaddrop.server.cookies import CSRF_COOKIE, SESSION_COOKIE
-from deaddrop.server.db.request_session import close_request_session, request_session
+from deaddrop.server.db.request_session import (
+    hold_request_session,
+    release_request_session,
+    request_session,
+)
 from deaddrop.server.station.live.looks import LOOKS_KEY
 from deaddrop.server.station.live.stream import stream_of
-from deaddrop.server.station.tabs.page_facts import GAME_ID, LOOKS_FROM, TAB_NAMES, read_facts
+from deaddrop.server.station.tabs.page_facts import (
+    GAME_ID,
+    LOOKS_FROM,
+    NEWEST,
+    TAB_NAMES,
+    read_facts,
+)
 
 ACCOUNTS_REMEMBERED = 100_000
 """Session IDs whose account this process remembers at most (then it starts afresh)."""
-_TAB_HANDLERS = frozenset(f"station_{tab}" for tab in TAB_NAMES)
+_TAB_OF_ROUTE = {f"station_{tab}": tab for tab in TAB_NAMES}
 """The route names of a player's tabs (tabs/routes.py); spectators' pages are not kept."""
 
 Key = tuple[str, str, str, bytes]
 """(session cookie, CSRF cookie, path, query string)."""
 
 
+class PageFacts(NamedTuple):
+    """Everything a warm tab page of its player is made of, besides its request."""
+
+    rows: tuple[Any, ...]
+    """The session's, account's, game's and seat's stored rows (`page_facts.py`)."""
+    newest: int | None
+    """The game's newest journal seq."""
+    looks: tuple[tuple[str, int], ...]
+    """The player's looks, stored or on their way: (tab, furthest seq), by tab."""
+    day: date
+    """The day (UTC): a session is written again on a new day, to push its expiry on."""
+
+
 @dataclass(frozen=True, slots=True)
 class KnownPage:
     """A page as its handler sent it, and the facts it was made of."""
 
-    facts: tuple[Any, ...]
+    facts: PageFacts
     start: dict[str, Any]
     """The response's start message (status and headers), before `before_send` hooks."""
     body: bytes
@@ -116,7 +139,7 @@ class _Capture:
         if last is not None:
             await self.send(last)
 
-    def page(self, facts: tuple[Any, ...]) -> KnownPage | None:
+    def page(self, facts: PageFacts) -> KnownPage | None:
         """The answer as a page worth keeping: a complete 200 setting no cookie."""
         start = self.start
         if start is None or self.last is None or start.get("status") != 200:
@@ -130,60 +153,92 @@ def serve_known_pages(app: ASGIApp, pages: KnownPages) -> ASGIApp:
     """ASGI middleware factory: a player's tab page sent again while its facts are unchanged."""
 
     async def middleware(scope: Scope, receive: Receive, send: Send) -> None:
-        route = scope.get("route_handler")
-        if scope["type"] != ScopeType.HTTP or scope["method"] != "GET":
+        asked = _asked(scope, pages)
+        if asked is None:  # not a player's tab, a guest, or a first page: made as always
             await app(scope, receive, send)
             return
-        if route is None:
+        if asked.user_id is None:
             await app(scope, receive, send)
+            _learn_account(pages, asked.session_id, scope)
             return
-        if route.name not in _TAB_HANDLERS or pages.budget <= 0:
-            await app(scope, receive, send)
-            return
-        cookies = Request(scope).cookies  # parsed once per request, kept in the scope
-        session_id, csrf = cookies.get(SESSION_COOKIE), cookies.get(CSRF_COOKIE)
-        if not session_id or not csrf:  # a guest, or a first page: made as always
-            await app(scope, receive, send)
-            return
-        user_id = pages.accounts.get(session_id)
-        if user_id is None:
-            await app(scope, receive, send)
-            _learn_account(pages, session_id, scope)
-            return
-        key: Key = (session_id, csrf, scope["path"], scope["query_string"])
-        game = str(scope["path_params"].get("game_id", ""))
-        # Through the request's own database session: a page made afresh goes on with it.
-        db = request_session(scope, scope["app"].state["sessionmaker"])
-        try:
-            facts = await _facts(scope, await db.connection(), session_id, user_id, game)
-        except BaseException:
-            await close_request_session(scope)  # no handler will run to close it
-            raise
-        known = pages.get(key)
+        await _known_or_made(app, pages, asked, receive, send)
+
+    return middleware
+
+
+@dataclass(frozen=True, slots=True)
+class _Asked:
+    """A player's tab page asked for by a browser with a session."""
+
+    scope: Scope
+    tab: str
+    session_id: str
+    csrf: str
+    user_id: int | None
+    """The account the session names, when this process has learnt it."""
+
+    @property
+    def key(self) -> Key:
+        """Where the page is kept: the browser's own cookies, the path and the query."""
+        return (self.session_id, self.csrf, self.scope["path"], self.scope["query_string"])
+
+    async def facts(self, connection: AsyncConnection) -> PageFacts | None:
+        """The page's facts as they stand (`_facts`); None without a session or a seat."""
+        game = str(self.scope["path_params"].get("game_id", ""))
+        assert self.user_id is not None  # asked only once the account is known
+        return await _facts(self.scope, connection, self.session_id, self.user_id, game)
+
+
+def _asked(scope: Scope, pages: KnownPages) -> _Asked | None:
+    """The request as a player's tab page a page may be kept for; None for any other."""
+    if scope["type"] != ScopeType.HTTP or scope["method"] != "GET" or pages.budget <= 0:
+        return None
+    route = scope.get("route_handler")
+    tab = None if route is None else _TAB_OF_ROUTE.get(route.name or "")
+    if tab is None:
+        return None
+    cookies = Request(scope).cookies  # parsed once per request, kept in the scope
+    session_id, csrf = cookies.get(SESSION_COOKIE), cookies.get(CSRF_COOKIE)
+    if not session_id or not csrf:
+        return None
+    return _Asked(scope, tab, session_id, csrf, pages.accounts.get(session_id))
+
+
+async def _known_or_made(
+    app: ASGIApp, pages: KnownPages, asked: _Asked, receive: Receive, send: Send
+) -> None:
+    """The known page while its facts hold; else the page made, and kept if it may be."""
+    scope = asked.scope
+    # All through the request's own database session, held open past the handler for the
+    # facts' second reading: one connection a request, as without known pages.
+    db = request_session(scope, scope["app"].state["sessionmaker"])
+    hold_request_session(scope)
+    capture = _Capture(send)
+    try:
+        facts = await asked.facts(await db.connection())
+        known = pages.get(asked.key)
         if facts is not None and known is not None and known.facts == facts:
-            await close_request_session(scope)
+            await release_request_session(scope)
             await send(cast(Message, {**known.start, "headers": list(known.start["headers"])}))
             await send(cast(Message, {"type": "http.response.body", "body": known.body}))
             return
-        capture = _Capture(send)
-        try:
-            await app(scope, receive, capture)
-            # No session or no seat: the answer (log in, 404) is not a page to keep.
-            page = None if facts is None else capture.page(facts)
-            if page is not None:
-                # The request's database session is closed by now: another one, briefly
-                # (closed here, in the request's task, as the request's own is).
-                again = scope["app"].state["sessionmaker"]()
-                try:
-                    connection = await again.connection()
-                    if await _facts(scope, connection, session_id, user_id, game) == facts:
-                        pages.put(key, page)
-                finally:
-                    await again.close()
-        finally:
-            await capture.finish()
+        await app(scope, receive, capture)
+        # No session or no seat: the answer (log in, 404) is not a page to keep.
+        page = None if facts is None else capture.page(facts)
+        if page is not None:
+            _keep(pages, asked, page, await asked.facts(await db.connection()))
+    finally:
+        await release_request_session(scope)
+        await capture.finish()  # the answer's last bytes leave once the page is kept
 
-    return middleware
+
+def _keep(pages: KnownPages, asked: _Asked, page: KnownPage, after: PageFacts | None) -> None:
+    """Keep a page just made if the facts read again, `after`, are still those it was made of
+    (or differ only by the look the page itself recorded)."""
+    if after == page.facts:
+        pages.put(asked.key, page)
+    elif after is not None and _only_looked(page.facts, after, asked.tab):
+        pages.put(asked.key, KnownPage(after, page.start, page.body))
 
 
 def _learn_account(pages: KnownPages, session_id: str, scope: Scope) -> None:
@@ -194,9 +249,21 @@ def _learn_account(pages: KnownPages, session_id: str, scope: Scope) -> None:
         pages.learn(session_id, user_id)
 
 
+def _only_looked(before: PageFacts, after: PageFacts, tab: str) -> bool:
+    """Whether `after` is `before` but for the look at `tab` moved on to the newest seq: the
+    look a page records as it is made (tabs/routes.py). A page never shows its own tab's look
+    (the badges are the other tabs'), so the page made is the page of `after` too, and the
+    first view of a changed page is kept already."""
+    if (after.rows, after.newest, after.day) != (before.rows, before.newest, before.day):
+        return False
+    looks = dict(before.looks)
+    looks[tab] = max(looks.get(tab, 0), before.newest or 0)
+    return tuple(sorted(looks.items())) == after.looks
+
+
 async def _facts(
     scope: Scope, connection: AsyncConnection, session_id: str, user_id: int, game: str
-) -> tuple[Any, ...] | None:
+) -> PageFacts | None:
     """The stored facts of the page, this process's looks not yet written, and the day."""
     if not game or len(game) > 64:
         return None
@@ -212,4 +279,4 @@ async def _facts(
     for tab, seq in scope["app"].state[LOOKS_KEY].here().seen_by(stored[GAME_ID], user_id).items():
         looks[tab] = max(seq, looks.get(tab, 0))
     # Stored and waiting looks alike: the writer moving one to the database changes nothing.
-    return (*stored[:LOOKS_FROM], tuple(sorted(looks.items())), now.date())
+    return PageFacts(stored[:NEWEST], stored[NEWEST], tuple(sorted(looks.items())), now.date())
