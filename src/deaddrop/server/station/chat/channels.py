@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
+from typing import Any, Protocol, cast
 
 from markupsafe import Markup, escape
 from sqlalchemy import select
@@ -131,6 +131,35 @@ async def _post_once(
     return Sent(seq, cursor)
 
 
+class MessageRow(Protocol):
+    """A chat message as pages and bots read it: a `StationMessage`, or the row `history`
+    reads of one (its columns alone: no ORM object to build for each message of a page)."""
+
+    @property
+    def id(self) -> int: ...
+    @property
+    def day(self) -> int: ...
+    @property
+    def seat(self) -> int: ...
+    @property
+    def channel(self) -> str: ...
+    @property
+    def text(self) -> str: ...
+    @property
+    def created_at(self) -> datetime: ...
+
+
+_SHOWN = (
+    StationMessage.id,
+    StationMessage.day,
+    StationMessage.seat,
+    StationMessage.channel,
+    StationMessage.text,
+    StationMessage.created_at,
+)
+"""What a page or a bot reads of a message."""
+
+
 def readable_days(state: State, viewer: int | None, channel: Channel) -> list[int]:
     """The days of a channel this viewer may read now (S14: interrogations are per day)."""
     return [day for day in range(1, state.day + 1) if can_read(state, viewer, channel, day)]
@@ -144,7 +173,7 @@ async def history(
     channel: Channel,
     before: int | None = None,
     limit: int = PAGE,
-) -> tuple[list[StationMessage], bool]:
+) -> tuple[list[MessageRow], bool]:
     """The newest readable messages (before id `before`), oldest first, and whether older exist.
 
     Visibility is decided here, at read time, on the current state: a player burned since
@@ -153,14 +182,15 @@ async def history(
     days = readable_days(state, viewer, channel)
     if not days:
         return [], False
-    query = select(StationMessage).where(
+    query = select(*_SHOWN).where(
         StationMessage.game_id == game_id,
         StationMessage.channel == channel.value,
         StationMessage.day.in_(days),
     )
     if before is not None:
         query = query.where(StationMessage.id < before)
-    rows = list(await db.scalars(query.order_by(StationMessage.id.desc()).limit(limit + 1)))
+    found = await db.execute(query.order_by(StationMessage.id.desc()).limit(limit + 1))
+    rows = cast(list[MessageRow], found.all())
     return list(reversed(rows[:limit])), len(rows) > limit
 
 

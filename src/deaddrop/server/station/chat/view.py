@@ -16,13 +16,13 @@ from deaddrop.phrasebook.station_claims import CLAIM_CHANNELS, post_sentences
 from deaddrop.server.render import fragment
 from deaddrop.server.station.chat.channels import (
     TITLES,
+    MessageRow,
     Panel,
     can_post,
     highlight,
     history,
     readable_days,
 )
-from deaddrop.server.station.chat.models import StationMessage
 from deaddrop.server.station.tabs.context import _zone, when_text
 from deaddrop.server.station.tabs.memos import JournalAt, page_memos
 
@@ -35,18 +35,18 @@ MESSAGES_KEPT = 8192
 """Messages kept as shown (per reader's zone): the newest pages of the games being read."""
 
 
-def message_json(state: State, row: StationMessage, zone_name: str) -> dict[str, Any]:
+def message_json(state: State, row: MessageRow, zone_name: str) -> dict[str, Any]:
     """A message as a template shows it: escaped, codenames highlighted, in the reader's zone."""
     return dict(_message(*_inputs(state, row, zone_name)))
 
 
-def _inputs(state: State, row: StationMessage, zone_name: str) -> tuple[Any, ...]:
+def _inputs(state: State, row: MessageRow, zone_name: str) -> tuple[Any, ...]:
     """Every input of a message as shown, hashable: `_message`'s and `_message_html`'s key."""
     codenames = tuple(seat.codename for seat in state.seats)
     return (row.id, row.day, row.seat, row.channel, row.text, row.created_at, codenames, zone_name)
 
 
-def messages_log(state: State, rows: list[StationMessage], zone_name: str) -> Markup:
+def messages_log(state: State, rows: list[MessageRow], zone_name: str) -> Markup:
     """A channel's messages as the panel lists them (`station/chat/messages.html`), each one
     rendered once and kept: a new post leaves the others' HTML as it was, so a page after it
     renders the new message alone. The same as rendering the whole list at once (tested)."""
