@@ -78,6 +78,20 @@ def known(player: Visitor, path: str) -> str:
     return answers[-1].text
 
 
+def second_browser(player: Visitor, new_visitor: Callable[[], Visitor]) -> Visitor:
+    """Another browser of the same person, logged in there too (a session of its own)."""
+    phone = new_visitor()
+    phone.username, phone.password = player.username, player.password
+    assert phone.log_in().status_code == 200
+    return phone
+
+
+def assert_sent_to_log_in(player: Visitor, path: str) -> None:
+    """The page answers with the way to the log-in form, not with a page."""
+    gone = player.http.get(path, follow_redirects=False)
+    assert gone.status_code == 303 and gone.headers["location"].startswith("/login")
+
+
 def test_an_unchanged_page_is_sent_again_after_one_statement_as_it_was_made(
     table: Table, server: TestClient[Litestar]
 ) -> None:
@@ -164,8 +178,7 @@ def test_a_session_ended_elsewhere_gets_no_known_page(
         await db.commit()
 
     run_db(end)  # as a log-out in another process does
-    gone = bob.http.get(floor, follow_redirects=False)
-    assert gone.status_code == 303 and gone.headers["location"].startswith("/login")
+    assert_sent_to_log_in(bob, floor)
 
 
 def test_an_expired_session_gets_no_known_page(table: Table, run_db: RunDB) -> None:
@@ -180,33 +193,27 @@ def test_an_expired_session_gets_no_known_page(table: Table, run_db: RunDB) -> N
         await db.commit()
 
     run_db(expire)
-    gone = bob.http.get(floor, follow_redirects=False)
-    assert gone.status_code == 303 and gone.headers["location"].startswith("/login")
+    assert_sent_to_log_in(bob, floor)
 
 
 def test_a_password_change_ends_the_other_browsers_known_pages(
     table: Table, new_visitor: Callable[[], Visitor]
 ) -> None:
     bob = table.players[1]
-    phone = new_visitor()
-    phone.username, phone.password = bob.username, bob.password
-    assert phone.log_in().status_code == 200
+    phone = second_browser(bob, new_visitor)
     floor = f"/games/{table.game_id}/floor"
     known(phone, floor)
     fields = {"old_password": bob.password, "new_password": "a brand new passphrase"}
     fields["new_password_again"] = fields["new_password"]
     assert "Password changed." in bob.submit("/account/password", fields).text
-    gone = phone.http.get(floor, follow_redirects=False)
-    assert gone.status_code == 303 and gone.headers["location"].startswith("/login")
+    assert_sent_to_log_in(phone, floor)
 
 
 def test_a_known_page_is_one_browsers_own(
     table: Table, new_visitor: Callable[[], Visitor], server: TestClient[Litestar]
 ) -> None:
     bob = table.players[1]
-    phone = new_visitor()
-    phone.username, phone.password = bob.username, bob.password
-    assert phone.log_in().status_code == 200
+    phone = second_browser(bob, new_visitor)
     floor = f"/games/{table.game_id}/floor"
     on_laptop, on_phone = known(bob, floor), known(phone, floor)
     assert csrf_token_in(on_laptop) != csrf_token_in(on_phone)

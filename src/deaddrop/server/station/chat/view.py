@@ -37,20 +37,28 @@ MESSAGES_KEPT = 8192
 
 def message_json(state: State, row: MessageRow, zone_name: str) -> dict[str, Any]:
     """A message as a template shows it: escaped, codenames highlighted, in the reader's zone."""
-    return dict(_message(*_inputs(state, row, zone_name)))
+    return dict(_message(*_inputs(state, [row], zone_name)[0]))
 
 
-def _inputs(state: State, row: MessageRow, zone_name: str) -> tuple[Any, ...]:
-    """Every input of a message as shown, hashable: `_message`'s and `_message_html`'s key."""
+def _inputs(state: State, rows: list[MessageRow], zone_name: str) -> list[tuple[Any, ...]]:
+    """Every input of each message as shown, hashable: `_message`'s and `_message_html`'s key."""
     codenames = tuple(seat.codename for seat in state.seats)
-    return (row.id, row.day, row.seat, row.channel, row.text, row.created_at, codenames, zone_name)
+    return [
+        (row.id, row.day, row.seat, row.channel, row.text, row.created_at, codenames, zone_name)
+        for row in rows
+    ]
 
 
 def messages_log(state: State, rows: list[MessageRow], zone_name: str) -> Markup:
     """A channel's messages as the panel lists them (`station/chat/messages.html`), each one
     rendered once and kept: a new post leaves the others' HTML as it was, so a page after it
     renders the new message alone. The same as rendering the whole list at once (tested)."""
-    return Markup("").join(_message_html(*_inputs(state, row, zone_name)) for row in rows)
+    return _log(_inputs(state, rows, zone_name))
+
+
+def _log(inputs: list[tuple[Any, ...]]) -> Markup:
+    """`messages_log` of the messages' inputs."""
+    return Markup("").join(_message_html(*each) for each in inputs)
 
 
 @lru_cache(maxsize=MESSAGES_KEPT)
@@ -134,8 +142,9 @@ async def panel(
     shown = memo.get(key) if key is not None else None
     if shown is None:
         rows, more = await history(db, game_id, state, viewer, channel, before)
-        messages = [message_json(state, row, zone_name) for row in rows]
-        log = messages_log(state, rows, zone_name)
+        inputs = _inputs(state, rows, zone_name)  # the codenames read once a panel
+        messages = [dict(_message(*each)) for each in inputs]
+        log = _log(inputs)
         shown = (messages, rows[0].id if more and rows else None, log)
         if key is not None:
             memo.put(key, shown)
