@@ -13,7 +13,7 @@ from datetime import datetime
 from typing import Any, Protocol, cast
 
 from markupsafe import Markup, escape
-from sqlalchemy import select
+from sqlalchemy import bindparam, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from deaddrop.engine.core.errors import IllegalAction
@@ -32,7 +32,7 @@ from deaddrop.server.station.game.access import GameContext
 from deaddrop.server.station.game.models import StationGame
 from deaddrop.server.station.game.refusals import explain
 from deaddrop.server.station.game.store import STATION, load_state, write_to
-from deaddrop.server.station.live.stream import listener_of, stream_of
+from deaddrop.server.station.live.stream import MESSAGE_EVENT, listener_of, stream_of
 from deaddrop.server.station.tabs.positions import advance, position
 
 PAGE = 50
@@ -123,7 +123,7 @@ async def _post_once(
     payload = {"channel": channel.value, "day": state.day, "id": message_id, "seat": seat}
     audience = readers(state, channel, state.day)
     write = write_to(db, game)
-    write.journal([Event("message", payload, audience)])
+    write.journal([Event(MESSAGE_EVENT, payload, audience)])
     seq = await write.commit(after=last)
     if journal.visible_to(audience, listener):
         cursor += 1
@@ -158,6 +158,18 @@ _SHOWN = (
     StationMessage.created_at,
 )
 """What a page or a bot reads of a message."""
+_READABLE = select(*_SHOWN).where(
+    StationMessage.game_id == bindparam("game"),
+    StationMessage.channel == bindparam("channel"),
+    StationMessage.day.in_(bindparam("days", expanding=True)),
+)
+_NEWEST = _READABLE.order_by(StationMessage.id.desc()).limit(bindparam("limit"))
+_NEWEST_BEFORE = (
+    _READABLE.where(StationMessage.id < bindparam("before"))
+    .order_by(StationMessage.id.desc())
+    .limit(bindparam("limit"))
+)
+"""A channel's newest messages on the readable days (on every page with chat): built once."""
 
 
 def readable_days(state: State, viewer: int | None, channel: Channel) -> list[int]:
@@ -182,14 +194,11 @@ async def history(
     days = readable_days(state, viewer, channel)
     if not days:
         return [], False
-    query = select(*_SHOWN).where(
-        StationMessage.game_id == game_id,
-        StationMessage.channel == channel.value,
-        StationMessage.day.in_(days),
-    )
-    if before is not None:
-        query = query.where(StationMessage.id < before)
-    found = await db.execute(query.order_by(StationMessage.id.desc()).limit(limit + 1))
+    values = {"game": game_id, "channel": channel.value, "days": days, "limit": limit + 1}
+    if before is None:
+        found = await db.execute(_NEWEST, values)
+    else:
+        found = await db.execute(_NEWEST_BEFORE, {**values, "before": before})
     rows = cast(list[MessageRow], found.all())
     return list(reversed(rows[:limit])), len(rows) > limit
 

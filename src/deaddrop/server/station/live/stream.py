@@ -8,6 +8,8 @@ from deaddrop.server.station.game.access import GameContext
 
 NOTICE_EVENT = "host_notice"
 """The journal kind of a host's public notice (pause, resume, extension, handover, removal)."""
+MESSAGE_EVENT = "message"
+"""The journal kind of a chat post (its payload: channel, day, message id, seat)."""
 
 
 def stream_of(public_id: str) -> str:

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from sqlalchemy import func, select
+from sqlalchemy import bindparam, func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from deaddrop.engine.station import State
 from deaddrop.server.accounts.models import User
+from deaddrop.server.live.models import LiveEvent
 from deaddrop.server.station.chat.models import StationMessage
 from deaddrop.server.station.game.access import GameContext
 from deaddrop.server.station.game.models import (
@@ -17,6 +18,7 @@ from deaddrop.server.station.game.models import (
 )
 from deaddrop.server.station.game.writes import table_epoch
 from deaddrop.server.station.host import table_limits
+from deaddrop.server.station.live.stream import MESSAGE_EVENT, stream_of
 from deaddrop.server.station.practice.pace import shown_deadline
 from deaddrop.server.station.standins.ledger import stood_in_days
 from deaddrop.server.station.tabs.info import Announcement, GameInfo, SeatInfo
@@ -61,17 +63,25 @@ async def build_game_info(
 async def _table_rows(
     db: AsyncSession, game: StationGame, state: State, at: int | None
 ) -> TableRows:
-    """The seats' infos and the host's notices, oldest first; kept by the journal position
-    `at` (while the game runs: after the end the seats show people's names, S26, which an
-    account may change without a journal event)."""
-    # By (public id, row version, version, journal seq): a handover, a stand-in, a removal or
-    # a notice bumps the row version or journals an event, and a post journals one, so a
-    # changed table is always a new key. Public to every viewer.
-    key = (game.public_id, game.row_version, game.version, at or 0)
+    """The seats' infos and the host's notices, oldest first; kept per row version and
+    version with the journal seq they were read at (while the game runs: after the end the
+    seats show people's names, S26, which an account may change without a journal event)."""
+    # A handover, a stand-in, a removal or a notice bumps the row version or the version or
+    # journals an event of its own, so the table read at one seq is the table at another of
+    # the same versions when only today's posts were journaled in between: a post changes
+    # no seat's mark (is_inactive_now counts the days the Pouches resolved, never today).
+    # Public to every viewer.
+    key = (game.public_id, game.row_version, game.version)
     tables = page_memos(db).tables
-    if at is not None and not state.over:
-        found = tables.get(key)
-        if found is not None:
+    kept = tables.get(key) if at is not None and not state.over else None
+    if kept is not None and at is not None:
+        seq, found = kept
+        low, high = min(seq, at), max(seq, at)
+        if low == high or await only_posts_of_day(
+            db, stream_of(game.public_id), low, high, state.day
+        ):
+            if at > seq:
+                tables.put(key, (at, found))
             return found
     rows = await db.scalars(
         select(StationAnnouncement)
@@ -80,9 +90,33 @@ async def _table_rows(
     )
     notices = tuple(Announcement(a.day, a.kind, a.text, a.created_at) for a in rows)
     found = (await seat_infos(db, game, state), notices)
-    if at is not None and not state.over:
-        tables.put(key, found)
+    if at is not None and not state.over and (kept is None or at > kept[0]):
+        tables.put(key, (at, found))
     return found
+
+
+SPAN_MOST = 64
+"""Journal rows read to see whether a kept table still holds: past it, read the table."""
+_SPAN = (
+    select(LiveEvent.kind, LiveEvent.payload)
+    .where(
+        LiveEvent.stream == bindparam("stream"),
+        LiveEvent.seq > bindparam("low"),
+        LiveEvent.seq <= bindparam("high"),
+    )
+    .limit(SPAN_MOST + 1)
+)
+"""The journal between two seqs (read on a page after every post): built once."""
+
+
+async def only_posts_of_day(db: AsyncSession, stream: str, low: int, high: int, day: int) -> bool:
+    """Whether the journal rows in (low, high] are all chat posts of `day` (and few)."""
+    rows = (await db.execute(_SPAN, {"stream": stream, "low": low, "high": high})).all()
+    # A post stored for an older day (its writer read the game before a Pouch another
+    # process committed) changes that day's marks: only today's posts are no change.
+    return len(rows) <= SPAN_MOST and all(
+        kind == MESSAGE_EVENT and payload.get("day") == day for kind, payload in rows
+    )
 
 
 async def seat_infos(db: AsyncSession, game: StationGame, state: State) -> tuple[SeatInfo, ...]:

@@ -28,9 +28,12 @@ BadgeKey = tuple[str, int, str, tuple[tuple[str, int], ...], int | None]
 """(stream, seat, codename, each tab's last look, journal position)."""
 TallyKey = tuple[str, int, str, tuple[tuple[str, int], ...]]
 """(stream, seat, codename, each tab's last look): a `BadgeKey` but the journal position."""
-TableKey = tuple[str, int, int, int]
-"""(game public id, row version, version, journal seq)."""
+TableKey = tuple[str, int, int]
+"""(game public id, row version, version)."""
 TableRows = tuple[tuple[SeatInfo, ...], tuple[Announcement, ...]]
+TableAt = tuple[int, TableRows]
+"""The table as read at a journal seq (tabs/info_builder.py: the same from any seq between
+which only today's posts were journaled)."""
 JournalAt = tuple[str, int]
 """(a game's public id, its journal's newest seq as a page read it)."""
 ShownKey = tuple[JournalAt, str, tuple[int, ...], int | None, str]
@@ -59,7 +62,7 @@ class PageMemos:
     badges: Memo[BadgeKey, dict[str, str]] = field(default_factory=lambda: Memo(8192))
     tallies: Memo[TallyKey, Tally] = field(default_factory=lambda: Memo(8192))
     """The newest count per seat and looks, which the next journal position goes on from."""
-    tables: Memo[TableKey, TableRows] = field(default_factory=lambda: Memo(2048))
+    tables: Memo[TableKey, TableAt] = field(default_factory=lambda: Memo(2048))
     shown: Memo[ShownKey, Shown] = field(default_factory=lambda: Memo(2048))
     pages: Memo[bytes, bytes] = field(default_factory=lambda: Memo(1024))
     """Rendered tab pages by the digest of all they show (server/render_memo.py)."""

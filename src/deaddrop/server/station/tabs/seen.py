@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from sqlalchemy import Row, and_, bindparam, case, or_, select
+from sqlalchemy import Row, Select, and_, bindparam, case, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from deaddrop.server.db.upsert import insert_for
@@ -122,22 +122,49 @@ async def _news(
     db: AsyncSession, stream: str, seen: dict[str, int], after: int | None, upto: int | None
 ) -> Sequence[Row[Any]]:
     """The journal rows `seen`'s tabs may count, in (after, upto], the newest `WINDOW`."""
+    values: dict[str, Any] = {f"last_{tab}": last for tab, last in seen.items()}
+    values["stream"] = stream
+    if after is not None:
+        values["after"] = after
+    if upto is not None:
+        values["upto"] = upto
+    found: Sequence[Row[Any]] = (
+        await db.execute(_news_query(tuple(seen), after, upto), values)
+    ).all()
+    return found
+
+
+_NEWS: dict[tuple[tuple[str, ...], bool, bool], Select[Any]] = {}
+"""`_news`'s statements by (tabs, bounded below, bounded above): a handful, each built once."""
+
+
+def _news_query(tabs: tuple[str, ...], after: int | None, upto: int | None) -> Select[Any]:
+    """The statement of `_news` for these tabs and bounds (values bound by name)."""
+    shape = (tabs, after is not None, upto is not None)
+    query = _NEWS.get(shape)
+    if query is not None:
+        return query
     # Per tab, only its own kinds after its own last look: a tab never opened (Operations, for
     # a player without an ability) then costs a few rows, not the whole journal.
     news = or_(
         *(
-            and_(LiveEvent.kind.in_(KINDS_SHOWN_ON[tab]), LiveEvent.seq > last)
-            for tab, last in seen.items()
+            and_(
+                LiveEvent.kind.in_(sorted(KINDS_SHOWN_ON[tab])),
+                LiveEvent.seq > bindparam(f"last_{tab}"),
+            )
+            for tab in tabs
         )
     )
     query = select(
         LiveEvent.seq, LiveEvent.kind, LiveEvent.public, LiveEvent.seats, LiveEvent.payload
-    ).where(LiveEvent.stream == stream, news)
+    ).where(LiveEvent.stream == bindparam("stream"), news)
     if after is not None:
-        query = query.where(LiveEvent.seq > after)
+        query = query.where(LiveEvent.seq > bindparam("after"))
     if upto is not None:
-        query = query.where(LiveEvent.seq <= upto)
-    return (await db.execute(query.order_by(LiveEvent.seq.desc()).limit(WINDOW))).all()
+        query = query.where(LiveEvent.seq <= bindparam("upto"))
+    query = query.order_by(LiveEvent.seq.desc()).limit(WINDOW)
+    _NEWS[shape] = query
+    return query
 
 
 def _counts(
