@@ -79,6 +79,9 @@ class OpenLoop:
     closed_keep_alive: int = 0
     """Requests lost on a keep-alive connection the server had closed (`lost_on_reuse`):
     counted here, apart from `outcomes`, which are the server's answers and failures."""
+    server_cpu_percent: float = 0.0
+    """The servers' CPU over the run, late replies' wait included, as a share of one core:
+    near 100% at a rate is a server at the edge of what it serves."""
 
     @property
     def done_rate(self) -> float:

@@ -111,7 +111,7 @@ def _outcomes(each: Iterable[dict[str, int]]) -> str:
 def _open_loop_table(results: Results) -> Table:
     table = Table(title="Open loop at fixed rates (latency from each request's scheduled time)")
     columns = ("req/s", "Dead Drop p50 / p99 ms", "done/s", "unanswered", "replies")
-    for column in (*columns, "closed keep-alive"):
+    for column in (*columns, "closed keep-alive", "server CPU"):
         table.add_column(column, justify="right")
     table.add_column("bare hello p50 / p99 ms", justify="right")
     dead, bare = results.open_loop.get("deaddrop", []), results.open_loop.get("bare", [])
@@ -126,6 +126,7 @@ def _open_loop_table(results: Results) -> Table:
             _outcomes(run.outcomes for run in mine),
             # The harness's, apart from the server's replies and failures (open_loop.py).
             str(sum(run.closed_keep_alive for run in mine)),
+            f"{median([run.server_cpu_percent for run in mine]):.0f}%" if mine else "-",
             _p50_p99(theirs),
         )
     return table

@@ -7,6 +7,7 @@ import contextlib
 import os
 import resource
 from collections.abc import Callable
+from dataclasses import replace
 from time import monotonic, sleep
 
 from deaddrop.benchmarks.http.copies import copy_database
@@ -94,7 +95,7 @@ def _measure_deaddrop(
             _saturation(plan, servers, maker, DEADDROP_KINDS, results, say)
             _let_post_rates_recover()
         if "open" in plan.phases:
-            _open_loop(plan, maker, "deaddrop", mix_schedule(10_000), results, say)
+            _open_loop(plan, servers, maker, "deaddrop", mix_schedule(10_000), results, say)
             _let_post_rates_recover()
         if "live" in plan.phases:
             _live(plan, DeadDropSite(addresses, world), servers, "deaddrop", results, say)
@@ -115,7 +116,7 @@ def _measure_bare(plan: Plan, world: World, results: Results, say: Say) -> None:
         if "saturate" in plan.phases:
             _saturation(plan, [server], maker, BARE_KINDS, results, say)
         if "open" in plan.phases:
-            _open_loop(plan, maker, "bare", ["hello"], results, say)
+            _open_loop(plan, [server], maker, "bare", ["hello"], results, say)
         if "live" in plan.phases:
             _live(plan, BareSite([server.address], world), [server], "bare", results, say)
 
@@ -154,17 +155,27 @@ def _saturation(
 
 
 def _open_loop(
-    plan: Plan, maker: RequestMaker, target: str, kinds: list[str], results: Results, say: Say
+    plan: Plan,
+    servers: list[Server],
+    maker: RequestMaker,
+    target: str,
+    kinds: list[str],
+    results: Results,
+    say: Say,
 ) -> None:
     for rate in plan.rates:
         for _ in range(plan.repeats):
+            began, cpu = monotonic(), sum(server.cpu_seconds() for server in servers)
             run = asyncio.run(
                 open_loop(maker, kinds, rate=rate, seconds=plan.open_seconds, grace=plan.open_grace)
             )
+            used = sum(server.cpu_seconds() for server in servers) - cpu
+            run = replace(run, server_cpu_percent=100 * used / max(monotonic() - began, 1e-9))
             results.open_loop.setdefault(target, []).append(run)
             lost = f", {run.closed_keep_alive} on closed keep-alive connections"
             say(
                 f"  open loop {target} at {rate:g}/s: p99 {run.p99_ms:,.1f} ms {run.outcomes}{lost}"
+                f", server CPU {run.server_cpu_percent:.0f}%"
             )
 
 
