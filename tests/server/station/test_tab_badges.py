@@ -175,6 +175,63 @@ def test_badges_counted_on_from_an_older_position_equal_a_count_afresh(
         check()
 
 
+def test_badges_counted_on_as_looks_move_and_pages_change_equal_a_count_afresh(
+    run_db: RunDB, table: Table, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A seat reading the Cable, then Operations, then the Cable again (each page counts the
+    other tabs, and each look moves on to where its page was read), half the seats reading the
+    Floor elsewhere meanwhile: the counts that go on from the seat's last count, for the tabs
+    whose look is the same, equal a count afresh, for every seat, between posts, votes, Ring
+    talk and whispers, the window's bound included."""
+    ring, station = ring_and_station(table)
+    others = [seat for seat in range(6) if seat not in (ring, station)]
+    contexts = [context_of(run_db, table, seat) for seat in range(6)]
+    stream = stream_of(table.game_id)
+    every_tab = [name for name, _ in TABS]
+    kept = PageMemos()
+    looks: list[dict[str, int]] = [{} for _ in range(6)]
+    reading = ["cable"] * 6
+
+    def check() -> None:
+        async def both(db: AsyncSession) -> list[tuple[dict[str, str], dict[str, str]]]:
+            at = await last_seq(db, stream)
+            found = []
+            for seat, context in enumerate(contexts):
+                tab = reading[seat]
+                shown = [name for name in every_tab if name != tab]
+                if seat % 2:  # another browser of the seat read the Floor meanwhile
+                    looks[seat]["floor"] = max(looks[seat].get("floor", 0), at - 1)
+                counted = []
+                for memos in (kept, PageMemos()):  # going on, then afresh
+                    db.info[PAGE_MEMOS_KEY] = memos
+                    codename = table.codenames[seat]
+                    counted.append(await tab_badges(db, context, codename, shown, looks[seat], at))
+                found.append((counted[0], counted[1]))
+                # The page was read: its look moves on; the seat reads the other tab next.
+                looks[seat][tab] = at
+                reading[seat] = "operations" if tab == "cable" else "cable"
+            return found
+
+        for seat, (going_on, afresh) in enumerate(run_db(both)):
+            assert going_on == afresh, seat
+
+    for window in (WINDOW, 4):
+        monkeypatch.setattr(seen_module, "WINDOW", window)
+        for number in range(3):
+            post = api_post(table.players[number], table, "floor", f"MOVING{window}-{number}")
+            assert post.status_code == 200
+            check()
+        vote(table.players[others[0]], table, others[1])
+        check()
+        assert (
+            api_post(table.players[ring], table, "ring", f"MOVINGRING{window}").status_code == 200
+        )
+        check()
+        whisper(table.players[station], table, others[0], f"MOVINGWHISPER{window}")
+        check()
+        check()  # nothing new: the looks alone moved
+
+
 # --- The pure counting rules ---------------------------------------------------------------
 
 ME = Reader(seat=2, codename="VIPER")

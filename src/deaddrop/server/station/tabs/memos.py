@@ -26,8 +26,8 @@ PositionKey = tuple[str, Listener]
 """(journal stream, listener)."""
 BadgeKey = tuple[str, int, str, tuple[tuple[str, int], ...], int | None]
 """(stream, seat, codename, each tab's last look, journal position)."""
-TallyKey = tuple[str, int, str, tuple[tuple[str, int], ...]]
-"""(stream, seat, codename, each tab's last look): a `BadgeKey` but the journal position."""
+TallyKey = tuple[str, int, str]
+"""(stream, seat, codename): a `BadgeKey` but the looks and the journal position."""
 TableKey = tuple[str, int, int]
 """(game public id, row version, version)."""
 TableRows = tuple[tuple[SeatInfo, ...], tuple[Announcement, ...]]
@@ -49,9 +49,13 @@ class Tally:
     upto: int
     """The journal seq counted up to."""
     matched: int
-    """The journal rows the looks' tabs may count (before the seat's audience), at most
-    `seen.WINDOW`: past it, a count is made afresh over the newest rows."""
+    """The journal rows the looks' tabs may count (before the seat's audience), or more once
+    counts went on (a bound), at most `seen.WINDOW`: past it, a count is made afresh over the
+    newest rows."""
     counts: dict[str, int]
+    """Per tab counted, the rows after its look that the seat may see."""
+    looks: tuple[tuple[str, int], ...] = ()
+    """Each counted tab's last look: its count goes on from here only while it is the same."""
 
 
 @dataclass
@@ -61,7 +65,7 @@ class PageMemos:
     positions: Memo[PositionKey, tuple[int, int]] = field(default_factory=lambda: Memo(8192))
     badges: Memo[BadgeKey, dict[str, str]] = field(default_factory=lambda: Memo(8192))
     tallies: Memo[TallyKey, Tally] = field(default_factory=lambda: Memo(8192))
-    """The newest count per seat and looks, which the next journal position goes on from."""
+    """The newest count per seat, which the next journal position goes on from."""
     tables: Memo[TableKey, TableAt] = field(default_factory=lambda: Memo(2048))
     shown: Memo[ShownKey, Shown] = field(default_factory=lambda: Memo(2048))
     pages: Memo[bytes, bytes] = field(default_factory=lambda: Memo(1024))

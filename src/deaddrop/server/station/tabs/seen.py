@@ -81,14 +81,12 @@ async def tab_badges(
     memos = page_memos(db)
     found = memos.badges.get(key) if at is not None else None
     if found is None:
-        # The same seat's count at an older position, which this one goes on from.
-        earlier = memos.tallies.get(key[:4])
-        shown = dict(looks)
-        tally = await _tally(db, context, codename, stream, shown, at, earlier)
-        # The counts hold the tab being read too, which shows no badge.
-        found = {tab: badge_text(n) for tab, n in tally.counts.items() if n and tab in shown}
+        # The same seat's newest count, which this one goes on from where the looks agree.
+        earlier = memos.tallies.get(key[:3])
+        tally = await _tally(db, context, codename, stream, dict(looks), at, earlier)
+        found = {tab: badge_text(n) for tab, n in tally.counts.items() if n}
         if at is not None:
-            memos.tallies.put(key[:4], tally)
+            memos.tallies.put(key[:3], tally)
             memos.badges.put(key, found)
     return dict(found)
 
@@ -98,24 +96,36 @@ async def _tally(
     context: GameContext,
     codename: str,
     stream: str,
-    seen: dict[str, int],
+    looks: dict[str, int],
     at: int | None,
     known: Tally | None,
 ) -> Tally:
-    """The counts of `seen`'s tabs up to `at` (the newest when None). The journal is
-    append-only, so a count at an older position (`known`, the same looks) goes on with the
-    rows after it alone, while the rows it counted stay within the newest-`WINDOW` bound;
-    otherwise the journal is read afresh."""
+    """The counts of `looks`' tabs up to `at` (the newest when None). The journal is
+    append-only, so a tab whose look is the one an older count (`known`) started from goes on
+    with the rows after that count alone, and a tab looked at since (or not counted then) counts
+    from its look; while the rows counted stay within the newest-`WINDOW` bound. Otherwise the
+    journal is read afresh."""
     if known is not None and at is not None and known.upto <= at:
-        rows = await _news(db, stream, seen, after=known.upto, upto=at)
-        if known.matched + len(rows) <= WINDOW:
-            counts = dict(known.counts)
-            for tab, count in _counts(context, codename, seen, rows).items():
-                counts[tab] = counts.get(tab, 0) + count
-            return Tally(at, known.matched + len(rows), counts)
-    rows = await _news(db, stream, seen, after=None, upto=at)
+        before = dict(known.looks)
+        going_on = {tab for tab, look in looks.items() if before.get(tab) == look}
+        bounds = {
+            tab: max(look, known.upto) if tab in going_on else look for tab, look in looks.items()
+        }
+        rows = await _news(db, stream, bounds, after=None, upto=at)
+        # At most the rows counted before and these: every look only ever moves on. Going on
+        # equals a count afresh while neither count was cut by the window, nor would be.
+        matched = known.matched + len(rows)
+        if known.matched < WINDOW and len(rows) < WINDOW and matched <= WINDOW:
+            counts = {tab: known.counts.get(tab, 0) if tab in going_on else 0 for tab in looks}
+            for tab, count in _counts(context, codename, bounds, rows).items():
+                if tab in counts:
+                    counts[tab] += count
+            return Tally(at, matched, counts, tuple(looks.items()))
+    rows = await _news(db, stream, looks, after=None, upto=at)
     upto = at if at is not None else max((row.seq for row in rows), default=0)
-    return Tally(upto, len(rows), _counts(context, codename, seen, rows))
+    counted = _counts(context, codename, looks, rows)
+    counts = {tab: counted.get(tab, 0) for tab in looks}  # not the tab being read
+    return Tally(upto, len(rows), counts, tuple(looks.items()))
 
 
 async def _news(
