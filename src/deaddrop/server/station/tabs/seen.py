@@ -111,7 +111,7 @@ async def _tally(
         bounds = {
             tab: max(look, known.upto) if tab in going_on else look for tab, look in looks.items()
         }
-        rows = await _news(db, stream, bounds, after=None, upto=at)
+        rows = await _news(db, stream, bounds, upto=at)
         # At most the rows counted before and these: every look only ever moves on. Going on
         # equals a count afresh while neither count was cut by the window, nor would be.
         matched = known.matched + len(rows)
@@ -121,7 +121,7 @@ async def _tally(
                 if tab in counts:
                     counts[tab] += count
             return Tally(at, matched, counts, tuple(looks.items()))
-    rows = await _news(db, stream, looks, after=None, upto=at)
+    rows = await _news(db, stream, looks, upto=at)
     upto = at if at is not None else max((row.seq for row in rows), default=0)
     counted = _counts(context, codename, looks, rows)
     counts = {tab: counted.get(tab, 0) for tab in looks}  # not the tab being read
@@ -129,28 +129,24 @@ async def _tally(
 
 
 async def _news(
-    db: AsyncSession, stream: str, seen: dict[str, int], after: int | None, upto: int | None
+    db: AsyncSession, stream: str, seen: dict[str, int], upto: int | None
 ) -> Sequence[Row[Any]]:
-    """The journal rows `seen`'s tabs may count, in (after, upto], the newest `WINDOW`."""
+    """The journal rows `seen`'s tabs may count, up to `upto`, the newest `WINDOW`."""
     values: dict[str, Any] = {f"last_{tab}": last for tab, last in seen.items()}
-    values["stream"] = stream
-    if after is not None:
-        values["after"] = after
+    values.update(stream=stream, window=WINDOW)
     if upto is not None:
         values["upto"] = upto
-    found: Sequence[Row[Any]] = (
-        await db.execute(_news_query(tuple(seen), after, upto), values)
-    ).all()
+    found: Sequence[Row[Any]] = (await db.execute(_news_query(tuple(seen), upto), values)).all()
     return found
 
 
-_NEWS: dict[tuple[tuple[str, ...], bool, bool], Select[Any]] = {}
-"""`_news`'s statements by (tabs, bounded below, bounded above): a handful, each built once."""
+_NEWS: dict[tuple[tuple[str, ...], bool], Select[Any]] = {}
+"""`_news`'s statements by (tabs, bounded above): a handful, each built once."""
 
 
-def _news_query(tabs: tuple[str, ...], after: int | None, upto: int | None) -> Select[Any]:
-    """The statement of `_news` for these tabs and bounds (values bound by name)."""
-    shape = (tabs, after is not None, upto is not None)
+def _news_query(tabs: tuple[str, ...], upto: int | None) -> Select[Any]:
+    """The statement of `_news` for these tabs (values bound by name, the window too)."""
+    shape = (tabs, upto is not None)
     query = _NEWS.get(shape)
     if query is not None:
         return query
@@ -168,11 +164,9 @@ def _news_query(tabs: tuple[str, ...], after: int | None, upto: int | None) -> S
     query = select(
         LiveEvent.seq, LiveEvent.kind, LiveEvent.public, LiveEvent.seats, LiveEvent.payload
     ).where(LiveEvent.stream == bindparam("stream"), news)
-    if after is not None:
-        query = query.where(LiveEvent.seq > bindparam("after"))
     if upto is not None:
         query = query.where(LiveEvent.seq <= bindparam("upto"))
-    query = query.order_by(LiveEvent.seq.desc()).limit(WINDOW)
+    query = query.order_by(LiveEvent.seq.desc()).limit(bindparam("window"))
     _NEWS[shape] = query
     return query
 
