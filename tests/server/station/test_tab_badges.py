@@ -6,12 +6,14 @@ from __future__ import annotations
 
 import re
 import time
+from collections.abc import Callable
 
 import pytest
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from deaddrop.engine.station.roles import is_ring
 from deaddrop.server.live.journal import last_seq
+from deaddrop.server.station.game.access import GameContext
 from deaddrop.server.station.live import looks as looks_module
 from deaddrop.server.station.live.routes import live_part
 from deaddrop.server.station.live.stream import stream_of
@@ -130,14 +132,44 @@ def test_a_push_to_an_open_page_carries_the_badges(
     assert badges(player, table) == {}
 
 
+async def _going_on_and_afresh(
+    db: AsyncSession,
+    kept: PageMemos,
+    context: GameContext,
+    codename: str,
+    tabs: list[str],
+    looks: dict[str, int],
+    at: int,
+) -> tuple[dict[str, str], dict[str, str]]:
+    """A seat's badges counted on from the memos `kept`, then afresh from none."""
+    counted = []
+    for memos in (kept, PageMemos()):
+        db.info[PAGE_MEMOS_KEY] = memos
+        counted.append(await tab_badges(db, context, codename, tabs, looks, at))
+    return counted[0], counted[1]
+
+
+def _news_between_checks(table: Table, tag: str, check: Callable[[], None]) -> None:
+    """Floor posts, a vote, Ring talk and a whisper, each followed by `check`."""
+    ring, station = ring_and_station(table)
+    others = [seat for seat in range(6) if seat not in (ring, station)]
+    for number in range(3):
+        assert api_post(table.players[number], table, "floor", f"{tag}{number}").status_code == 200
+        check()
+    vote(table.players[others[0]], table, others[1])
+    check()
+    assert api_post(table.players[ring], table, "ring", f"{tag}RING").status_code == 200
+    check()
+    whisper(table.players[station], table, others[0], f"{tag}WHISPER")
+    check()
+
+
 def test_badges_counted_on_from_an_older_position_equal_a_count_afresh(
     run_db: RunDB, table: Table, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A seat's count at a newer journal position goes on from its count at an older one (the
     rows after it alone): the same badges as counting afresh, for every seat, the window's
     bound included (a small window makes the count start afresh when it would pass it)."""
-    ring, station = ring_and_station(table)
-    others = [seat for seat in range(6) if seat not in (ring, station)]
     contexts = [context_of(run_db, table, seat) for seat in range(6)]
     stream = stream_of(table.game_id)
     tabs = [name for name, _ in TABS]
@@ -149,12 +181,10 @@ def test_badges_counted_on_from_an_older_position_equal_a_count_afresh(
             found = []
             for seat, context in enumerate(contexts):
                 looks = {"floor": at - 2} if seat % 2 else {}  # one tab looked at lately
-                counted = []
-                for memos in (kept, PageMemos()):  # going on, then afresh
-                    db.info[PAGE_MEMOS_KEY] = memos
-                    codename = table.codenames[seat]
-                    counted.append(await tab_badges(db, context, codename, tabs, looks, at))
-                found.append((counted[0], counted[1]))
+                codename = table.codenames[seat]
+                found.append(
+                    await _going_on_and_afresh(db, kept, context, codename, tabs, looks, at)
+                )
             return found
 
         for seat, (going_on, afresh) in enumerate(run_db(both)):
@@ -162,17 +192,7 @@ def test_badges_counted_on_from_an_older_position_equal_a_count_afresh(
 
     for window in (WINDOW, 3):
         monkeypatch.setattr(seen_module, "WINDOW", window)
-        for number in range(3):
-            assert (
-                api_post(table.players[number], table, "floor", f"TALLY{number}").status_code == 200
-            )
-            check()
-        vote(table.players[others[0]], table, others[1])
-        check()
-        assert api_post(table.players[ring], table, "ring", "TALLYRING").status_code == 200
-        check()
-        whisper(table.players[station], table, others[0], "TALLYWHISPER")
-        check()
+        _news_between_checks(table, "TALLY", check)
 
 
 def test_badges_counted_on_as_looks_move_and_pages_change_equal_a_count_afresh(
@@ -183,8 +203,6 @@ def test_badges_counted_on_as_looks_move_and_pages_change_equal_a_count_afresh(
     Floor elsewhere meanwhile: the counts that go on from the seat's last count, for the tabs
     whose look is the same, equal a count afresh, for every seat, between posts, votes, Ring
     talk and whispers, the window's bound included."""
-    ring, station = ring_and_station(table)
-    others = [seat for seat in range(6) if seat not in (ring, station)]
     contexts = [context_of(run_db, table, seat) for seat in range(6)]
     stream = stream_of(table.game_id)
     every_tab = [name for name, _ in TABS]
@@ -201,12 +219,10 @@ def test_badges_counted_on_as_looks_move_and_pages_change_equal_a_count_afresh(
                 shown = [name for name in every_tab if name != tab]
                 if seat % 2:  # another browser of the seat read the Floor meanwhile
                     looks[seat]["floor"] = max(looks[seat].get("floor", 0), at - 1)
-                counted = []
-                for memos in (kept, PageMemos()):  # going on, then afresh
-                    db.info[PAGE_MEMOS_KEY] = memos
-                    codename = table.codenames[seat]
-                    counted.append(await tab_badges(db, context, codename, shown, looks[seat], at))
-                found.append((counted[0], counted[1]))
+                codename = table.codenames[seat]
+                found.append(
+                    await _going_on_and_afresh(db, kept, context, codename, shown, looks[seat], at)
+                )
                 # The page was read: its look moves on; the seat reads the other tab next.
                 looks[seat][tab] = at
                 reading[seat] = "operations" if tab == "cable" else "cable"
@@ -217,18 +233,7 @@ def test_badges_counted_on_as_looks_move_and_pages_change_equal_a_count_afresh(
 
     for window in (WINDOW, 4):
         monkeypatch.setattr(seen_module, "WINDOW", window)
-        for number in range(3):
-            post = api_post(table.players[number], table, "floor", f"MOVING{window}-{number}")
-            assert post.status_code == 200
-            check()
-        vote(table.players[others[0]], table, others[1])
-        check()
-        assert (
-            api_post(table.players[ring], table, "ring", f"MOVINGRING{window}").status_code == 200
-        )
-        check()
-        whisper(table.players[station], table, others[0], f"MOVINGWHISPER{window}")
-        check()
+        _news_between_checks(table, f"MOVING{window}-", check)
         check()  # nothing new: the looks alone moved
 
 
