@@ -62,3 +62,13 @@ def test_only_a_reused_connection_that_got_no_reply_is_the_harnesss() -> None:
     assert not lost_on_reuse(asyncio.IncompleteReadError(b"HTTP/1.1 5", None), reused=True)
     assert lost_on_reuse(ConnectionResetError(), reused=True)
     assert not lost_on_reuse(ValueError("garbled"), reused=True)
+
+
+async def test_the_warm_up_is_sent_at_the_rate_and_counted_apart() -> None:
+    async with one_reply_per_connection() as address:
+        run = await open_loop(
+            RequestMaker([address]), ["hello"], rate=50, seconds=0.2, grace=5, warmup=0.1
+        )
+    assert run.sent == 10 and run.outcomes == {"200": 10}
+    assert run.warmup_seconds == 0.1 and run.warmup_outcomes == {"200": 5}
+    assert run.warmup_p99_ms > 0 and 0 < run.p50_ms <= run.p99_ms

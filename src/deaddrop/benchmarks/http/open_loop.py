@@ -68,20 +68,29 @@ class OpenLoop:
     rate: float
     seconds: float
     sent: int
+    """Requests of the run itself (the warm-up's apart)."""
     done_in_time: int
     """Replies that came within the run's own `seconds` (the rate the server kept up with)."""
     unanswered: int
     """Requests still without a reply `grace` seconds after the run: counted in p50/p99 with
     the time they had waited (a lower bound)."""
     outcomes: dict[str, int] = field(default_factory=dict)
+    """The server's answers and failures in the run, by status or error."""
     p50_ms: float = 0.0
     p99_ms: float = 0.0
     closed_keep_alive: int = 0
     """Requests lost on a keep-alive connection the server had closed (`lost_on_reuse`):
     counted here, apart from `outcomes`, which are the server's answers and failures."""
+    warmup_seconds: float = 0.0
+    """Seconds sent at the same rate before the run, unmeasured but for `warmup_p99_ms`."""
+    warmup_outcomes: dict[str, int] = field(default_factory=dict)
+    """The warm-up's answers and failures, as `outcomes`."""
+    warmup_p99_ms: float = 0.0
+    """The warm-up's own p99: a server's first seconds (its memos empty, every player's
+    first page), shown beside the run's figures rather than mixed into them."""
     server_cpu_percent: float = 0.0
-    """The servers' CPU over the run, late replies' wait included, as a share of one core:
-    near 100% at a rate is a server at the edge of what it serves."""
+    """The servers' CPU over the run and its warm-up, late replies' wait included, as a share
+    of one core: near 100% at a rate is a server at the edge of what it serves."""
 
     @property
     def done_rate(self) -> float:
@@ -90,15 +99,26 @@ class OpenLoop:
 
 
 async def open_loop(
-    maker: RequestMaker, kinds: list[str], *, rate: float, seconds: float, grace: float
+    maker: RequestMaker,
+    kinds: list[str],
+    *,
+    rate: float,
+    seconds: float,
+    grace: float,
+    warmup: float = 0.0,
 ) -> OpenLoop:
-    """Send `kinds` (one per request, in order) at `rate` per second for `seconds`."""
-    total = max(1, int(rate * seconds))
-    start = monotonic() + 0.1
+    """Send `kinds` (one per request, in order) at `rate` per second for `warmup` + `seconds`;
+    the figures are of the requests scheduled in the last `seconds`, the warm-up's p99 apart."""
+    warming_up = int(rate * warmup)  # the first requests, sent before the run's own
+    total = warming_up + max(1, int(rate * seconds))
+    first = monotonic() + 0.1
+    start = first + warming_up / rate  # the run's own start
     idle = {address: IdlePool(address) for address in maker.addresses}
     slots = asyncio.Semaphore(MAX_CONNECTIONS)
     outcomes: Counter[str] = Counter()
+    warmup_outcomes: Counter[str] = Counter()
     latencies: list[float] = []
+    warming: list[float] = []
     in_time = lost = 0
 
     async def one(number: int, scheduled: float) -> None:
@@ -108,21 +128,25 @@ async def open_loop(
             connection = pool.take()
             reused = connection.replies > 0
             request = maker.make(kinds[number % len(kinds)], number)
+            counted = warmup_outcomes if number < warming_up else outcomes
             try:
-                outcomes[str((await connection.send(request)).status)] += 1
+                counted[str((await connection.send(request)).status)] += 1
                 pool.give_back(connection)
             except ERRORS as error:
                 if lost_on_reuse(error, reused):
                     lost += 1
                 else:
-                    outcomes[type(error).__name__] += 1
+                    counted[type(error).__name__] += 1
         answered = monotonic()
+        if number < warming_up:  # a warm-up request: its own figure, apart from the run's
+            warming.append(answered - scheduled)
+            return
         latencies.append(answered - scheduled)
         in_time += answered <= start + seconds
 
     tasks: list[asyncio.Task[None]] = []
     for number in range(total):
-        scheduled = start + number / rate
+        scheduled = first + number / rate
         await asyncio.sleep(max(0.0, scheduled - monotonic()))
         tasks.append(asyncio.create_task(one(number, scheduled)))
     _done, late = await asyncio.wait(tasks, timeout=grace) if tasks else (set(), set())
@@ -132,16 +156,20 @@ async def open_loop(
     await asyncio.gather(*tasks, return_exceptions=True)
     for pool in idle.values():
         pool.close_all()
-    waited = [cut - (start + n / rate) for n, task in enumerate(tasks) if task in late]
-    every = latencies + waited
+    waits = [(n, cut - (first + n / rate)) for n, task in enumerate(tasks) if task in late]
+    every = latencies + [wait for number, wait in waits if number >= warming_up]
+    warm = warming + [wait for number, wait in waits if number < warming_up]
     return OpenLoop(
         rate,
         seconds,
-        total,
+        len(every),
         in_time,
-        len(late),
+        len(every) - len(latencies),
         dict(outcomes),
         percentile(every, 0.5) * 1000,
         percentile(every, 0.99) * 1000,
         lost,
+        warmup_seconds=warmup,
+        warmup_outcomes=dict(warmup_outcomes),
+        warmup_p99_ms=percentile(warm, 0.99) * 1000 if warm else 0.0,
     )

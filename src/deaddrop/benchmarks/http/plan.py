@@ -33,6 +33,8 @@ class Plan:
     repeats: int = 3
     rates: tuple[float, ...] = (14.0, 22.0, 100.0)
     open_seconds: float = 20.0
+    open_warmup: float = 10.0
+    """Open loop: seconds at the same rate before each run, its p99 shown apart."""
     open_grace: float = 30.0
     streams: tuple[int, ...] = (200, 1000, 2000)
     interval: float = 30.0

@@ -110,8 +110,8 @@ def _outcomes(each: Iterable[dict[str, int]]) -> str:
 
 def _open_loop_table(results: Results) -> Table:
     table = Table(title="Open loop at fixed rates (latency from each request's scheduled time)")
-    columns = ("req/s", "Dead Drop p50 / p99 ms", "done/s", "unanswered", "replies")
-    for column in (*columns, "closed keep-alive", "server CPU"):
+    columns = ("req/s", "Dead Drop p50 / p99 ms", "warm-up p99 ms", "done/s", "unanswered")
+    for column in (*columns, "replies", "closed keep-alive", "server CPU"):
         table.add_column(column, justify="right")
     table.add_column("bare hello p50 / p99 ms", justify="right")
     dead, bare = results.open_loop.get("deaddrop", []), results.open_loop.get("bare", [])
@@ -121,6 +121,7 @@ def _open_loop_table(results: Results) -> Table:
         table.add_row(
             f"{rate:g}",
             _p50_p99(mine),
+            f"{median([run.warmup_p99_ms for run in mine]):,.1f}" if mine else "-",
             f"{median([run.done_rate for run in mine]):,.1f}" if mine else "-",
             str(sum(run.unanswered for run in mine)),
             _outcomes(run.outcomes for run in mine),

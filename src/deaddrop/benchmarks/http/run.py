@@ -167,7 +167,14 @@ def _open_loop(
         for _ in range(plan.repeats):
             began, cpu = monotonic(), sum(server.cpu_seconds() for server in servers)
             run = asyncio.run(
-                open_loop(maker, kinds, rate=rate, seconds=plan.open_seconds, grace=plan.open_grace)
+                open_loop(
+                    maker,
+                    kinds,
+                    rate=rate,
+                    seconds=plan.open_seconds,
+                    grace=plan.open_grace,
+                    warmup=plan.open_warmup,
+                )
             )
             used = sum(server.cpu_seconds() for server in servers) - cpu
             run = replace(run, server_cpu_percent=100 * used / max(monotonic() - began, 1e-9))
@@ -175,7 +182,8 @@ def _open_loop(
             lost = f", {run.closed_keep_alive} on closed keep-alive connections"
             say(
                 f"  open loop {target} at {rate:g}/s: p99 {run.p99_ms:,.1f} ms {run.outcomes}{lost}"
-                f", server CPU {run.server_cpu_percent:.0f}%"
+                f", server CPU {run.server_cpu_percent:.0f}%; the {run.warmup_seconds:g} s warm-up"
+                f" before it: p99 {run.warmup_p99_ms:,.1f} ms"
             )
 
 
