@@ -4,6 +4,7 @@ process's write gate (server/db/sqlite_connection.py)."""
 from __future__ import annotations
 
 import asyncio
+import sqlite3
 import threading
 import time
 from collections.abc import AsyncIterator
@@ -14,7 +15,7 @@ import pytest
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from deaddrop.server.db.engine import create_engine
+from deaddrop.server.db.engine import SQLITE_BUSY_TIMEOUT_MS, create_engine
 from deaddrop.server.db.sqlite_connection import (
     GatedConnection,
     gated_connect,
@@ -54,7 +55,7 @@ def test_reads_are_told_from_writes() -> None:
     assert not is_read("WITH x AS (SELECT 1) DELETE FROM t") and not is_read("BEGIN")
 
 
-async def test_a_select_runs_on_the_event_loop_thread_and_a_write_on_the_connections(
+async def test_a_select_and_a_write_through_the_gate_run_on_the_event_loop_thread(
     engine: AsyncEngine,
 ) -> None:
     await _register_thread_function(engine)
@@ -63,7 +64,42 @@ async def test_a_select_runs_on_the_event_loop_thread_and_a_write_on_the_connect
         await connection.execute(text("INSERT INTO notes (who) VALUES (thread())"))
         written = await connection.scalar(text("SELECT who FROM notes"))
     assert read == threading.get_ident()  # inline: no trip to aiosqlite's thread
-    assert written != threading.get_ident()  # a write may wait on the lock: the thread
+    assert written == threading.get_ident()  # the gate held: no writer of ours to wait for
+
+
+async def test_a_write_waiting_for_another_processs_lock_waits_on_the_thread(
+    engine: AsyncEngine,
+) -> None:
+    """Another process (here a plain connection) holds SQLite's write lock: the write fails
+    inline at once, having written nothing, and waits on the connection's thread, the event
+    loop free meanwhile; the connection's busy timeout is its own again after."""
+    await _register_thread_function(engine)
+    other = sqlite3.connect(str(engine.url.database))
+    other.execute("BEGIN IMMEDIATE")
+    other.execute("INSERT INTO notes (who) VALUES (0)")
+    asyncio.get_running_loop().call_later(0.3, other.commit)
+    ticks = 0
+
+    async def tick() -> None:
+        nonlocal ticks
+        while True:
+            await asyncio.sleep(0.01)
+            ticks += 1
+
+    ticker = asyncio.ensure_future(tick())
+    try:
+        async with engine.begin() as connection:
+            await connection.execute(text("INSERT INTO notes (who) VALUES (thread())"))
+            waits = await connection.scalar(text("PRAGMA busy_timeout"))
+    finally:
+        ticker.cancel()
+        other.close()
+    assert ticks >= 10  # the loop ran while the write waited
+    assert waits == SQLITE_BUSY_TIMEOUT_MS
+    async with engine.connect() as connection:
+        rows = (await connection.execute(text("SELECT who FROM notes ORDER BY id"))).all()
+    assert len(rows) == 2 and rows[0][0] == 0  # the other process's row first
+    assert rows[1][0] != threading.get_ident()  # written on the thread, once the lock was free
 
 
 class _CountingQueue:
@@ -91,6 +127,29 @@ async def test_a_read_only_connection_uses_the_thread_for_nothing(engine: AsyncE
         finally:
             raw._tx = queue
     assert counting.trips == 0
+
+
+async def test_a_write_transaction_goes_to_the_thread_once_for_its_commit(
+    engine: AsyncEngine,
+) -> None:
+    async with engine.connect() as connection:
+        raw = (await connection.get_raw_connection()).driver_connection
+        assert isinstance(raw, GatedConnection)
+        queue = raw._tx
+        counting = _CountingQueue(queue)
+        raw._tx = counting  # type: ignore[assignment]
+        try:
+            for who in range(3):
+                await connection.execute(
+                    text("INSERT INTO notes (who) VALUES (:who)"), {"who": who}
+                )
+            await connection.execute(text("UPDATE notes SET who = who + 1"))
+            await connection.commit()
+        finally:
+            raw._tx = queue
+    assert counting.trips == 1
+    async with engine.connect() as connection:
+        assert await connection.scalar(text("SELECT sum(who) FROM notes")) == 6
 
 
 async def test_two_writers_take_turns_through_the_gate(engine: AsyncEngine) -> None:

@@ -17,6 +17,15 @@ write gate, an asyncio lock, before the first write of a transaction and gives i
 the transaction is over; writers queue on it in order instead. A gate not had within the busy
 timeout is gone around (SQLite's own busy handling decides then), so a caller that holds one
 transaction open while another writes is no worse off than it was without the gate.
+
+Once a connection holds the gate, no other writer of this process can hold SQLite's write
+lock, so its write statements run inline too, with SQLite told not to wait (a busy timeout of
+0 for that statement): a transaction then makes one trip to the thread, its commit (the fsync),
+instead of one a statement. Under load each trip waits for a busy loop's turn, and the gate is
+held all the while, so every writer queued behind waited for those turns too: the tail of the
+votes and posts. Only another process (a worker, a second server) can hold the lock then; the
+statement fails at once with SQLITE_BUSY, having changed nothing, and goes to the thread to wait
+there as before.
 """
 
 from __future__ import annotations
@@ -36,6 +45,8 @@ READS = ("SELECT", "PRAGMA")
 CURSOR_CALLS = frozenset({"fetchone", "fetchmany", "fetchall", "close"})
 # Calls that run SQL of their own (on a cursor or, aiosqlite's shortcuts, on the connection).
 STATEMENT_CALLS = frozenset({"execute", "executemany", "executescript"})
+# Writes that may run inline under the gate (`executescript` commits first: the thread's).
+INLINE_WRITES = frozenset({"execute", "executemany"})
 
 _gates: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, dict[str, asyncio.Lock]] = (
     weakref.WeakKeyDictionary()
@@ -96,20 +107,46 @@ class GatedConnection(aiosqlite.Connection):
             return False  # closed
 
     async def _execute(self, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
-        """Run a call inline when it only reads; else on the thread, through the write gate."""
+        """Run a call inline when it only reads, or writes through the gate without waiting;
+        else on the thread, through the write gate."""
         if not self._running or not self._connection:
             raise ValueError("Connection closed")
         if self._sent == self._finished and self._inline(fn, args):
             return fn(*args, **kwargs)
-        if self._gate is None and self._may_write(fn, args) and not self._in_transaction():
+        writes = self._may_write(fn, args)
+        if self._gate is None and writes and not self._in_transaction():
             await self._enter_gate()
-        self._sent += 1
         try:
+            if writes and self._gate is not None and self._sent == self._finished:
+                done, result = self._write_inline(fn, args, kwargs)
+                if done:
+                    return result
+            self._sent += 1
             return await super()._execute(self._counted, fn, *args, **kwargs)  # type: ignore[no-untyped-call]
         finally:
             # Over: committed, rolled back, or a statement that ran outside any transaction.
             if self._gate is not None and not self._in_transaction():
                 self._leave_gate()
+
+    def _write_inline(
+        self, fn: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]
+    ) -> tuple[bool, Any]:
+        """(True, the result) of a write statement run here, SQLite told not to wait for its
+        lock; (False, None) when another process holds it (nothing was written)."""
+        if getattr(fn, "__name__", "") not in INLINE_WRITES:
+            return False, None
+        connection = self._connection
+        assert connection is not None
+        waits = connection.execute("PRAGMA busy_timeout").fetchone()[0]
+        connection.execute("PRAGMA busy_timeout=0")
+        try:
+            return True, fn(*args, **kwargs)
+        except sqlite3.OperationalError as error:
+            if error.sqlite_errorcode & 0xFF != sqlite3.SQLITE_BUSY:
+                raise
+            return False, None  # another process writes: wait for it on the thread
+        finally:
+            connection.execute(f"PRAGMA busy_timeout={int(waits)}")
 
     def _counted(self, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
         """On the thread: run the call, then count it finished."""
