@@ -12,14 +12,19 @@ and nothing needs telling when the database moves on, since what it says is in t
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
+import io
 import pickle
+from collections.abc import Callable
+from operator import attrgetter
 from typing import Any
 
 from litestar import Request
 from litestar.enums import MediaType
 from litestar.response import Response, Template
 from litestar.utils.scope.state import ScopeState
+from markupsafe import Markup
 
 from deaddrop.server.accounts.models import User
 from deaddrop.server.hosting.memo import Memo
@@ -27,6 +32,42 @@ from deaddrop.server.render import page
 
 FLASHES = "_messages"
 """Where Litestar's flash plugin keeps a session's flashes (`litestar.plugins.flash`)."""
+
+
+_FIELD_VALUES: dict[type, Callable[[Any], tuple[Any, ...]] | None] = {}
+"""Per class met in a page's inputs: how to read a dataclass's field values (None: not one)."""
+
+
+def _field_values(kind: type) -> Callable[[Any], tuple[Any, ...]] | None:
+    """A function giving the field values of a `kind` instance, or None if it is no dataclass."""
+    if kind not in _FIELD_VALUES:
+        _FIELD_VALUES[kind] = _values_reader(kind)
+    return _FIELD_VALUES[kind]
+
+
+def _values_reader(kind: type) -> Callable[[Any], tuple[Any, ...]] | None:
+    if not dataclasses.is_dataclass(kind):
+        return None
+    names = tuple(field.name for field in dataclasses.fields(kind))
+    if len(names) >= 2:
+        return attrgetter(*names)  # a tuple of the values, read in C
+    return lambda value: tuple(getattr(value, name) for name in names)
+
+
+class _KeyPickler(pickle.Pickler):
+    """Pickles a page's inputs for its key: escaped text (`Markup`) as its class and its
+    characters, a dataclass as its class and its field values. The same values their own
+    pickling holds, without its Python code for each one (`copyreg` for a str subclass, a
+    frozen, slotted dataclass's `__getstate__`): a page holds a hundred escaped messages."""
+
+    def reducer_override(self, obj: Any) -> Any:
+        """Markup and dataclasses as (class, values); anything else as pickle does it."""
+        if type(obj) is Markup:
+            return (Markup, (str.__str__(obj),))
+        values = _field_values(type(obj))
+        if values is None:
+            return NotImplemented
+        return (type(obj), values(obj))
 
 
 def viewer_columns(viewer: User | None) -> tuple[Any, ...] | None:
@@ -48,11 +89,17 @@ def page_key(
     """The digest of every input of the page; None when the context cannot be pickled."""
     csrf = ScopeState.from_scope(request.scope).csrf_token  # what `csrf_token()` prints
     parts = (template, request.url.path, request.url.query, csrf, viewer_columns(viewer), context)
+    return digest(parts)
+
+
+def digest(parts: Any) -> bytes | None:
+    """A blake2b digest of `parts` pickled (`_KeyPickler`); None when they cannot be pickled."""
+    out = io.BytesIO()
     try:
-        pickled = pickle.dumps(parts, protocol=pickle.HIGHEST_PROTOCOL)
+        _KeyPickler(out, protocol=pickle.HIGHEST_PROTOCOL).dump(parts)
     except (pickle.PicklingError, TypeError, AttributeError):
         return None  # something the page needs has no pickled form: render it afresh
-    return hashlib.blake2b(pickled, digest_size=32).digest()
+    return hashlib.blake2b(out.getbuffer(), digest_size=32).digest()
 
 
 def memoised_page(

@@ -7,14 +7,16 @@ every number on a page is the viewer's own)."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 import pytest
 from litestar.response import Response, Template
+from markupsafe import Markup
 
 from deaddrop.server import render_memo
 from deaddrop.server.hosting.memo import Memo
-from deaddrop.server.render_memo import page_key
+from deaddrop.server.render_memo import digest, page_key
 from deaddrop.server.station.tabs import routes
 from deaddrop.server.station.tabs.context import SPECTATOR_TABS, TABS
 from tests.server.station.games.helpers import Person, Table
@@ -95,3 +97,29 @@ def _whisper(table: Table, sender: Person) -> None:
 def _profile(person: Person, name: str, zone: str) -> None:
     fields = {"display_name": name, "email": "", "time_zone": zone}
     assert person.form("/account", fields).status_code == 303
+
+
+@dataclass(frozen=True, slots=True)
+class _Seat:
+    codename: str
+    inactive: bool
+
+
+@dataclass
+class _Panel:
+    log: Markup
+    seats: tuple[_Seat, ...]
+
+
+def test_the_key_tells_apart_every_escaped_text_and_dataclass_field() -> None:
+    """The key pickles escaped text and dataclasses its own way (`_KeyPickler`): each still
+    counts with its class and every value, so a page differing in any of them is not reused."""
+
+    def key(log: str, codename: str = "MAGPIE", inactive: bool = False) -> bytes | None:
+        return digest({"chat": [_Panel(Markup(log), (_Seat(codename, inactive),))]})
+
+    assert key("<b>hi</b>") == key("<b>hi</b>") is not None
+    others = [key("<b>ho</b>"), key("<b>hi</b>", "RAVEN"), key("<b>hi</b>", inactive=True)]
+    assert len({key("<b>hi</b>"), *others}) == 4
+    assert digest(Markup("x")) != digest("x")  # escaped text is not the same input as raw text
+    assert digest(_Seat("A", False)) != digest(("A", False))
