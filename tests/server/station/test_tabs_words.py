@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
+from zoneinfo import ZoneInfo
+
 from deaddrop.engine.station.roles import ROLES
-from deaddrop.server.station.tabs.context import countdown
+from deaddrop.server.station.tabs.context import countdown, when_text
 from deaddrop.server.station.tabs.roles_text import (
     ROLE_TEXT,
     causes_text,
@@ -90,3 +93,14 @@ def test_countdown_survives_an_unknown_zone() -> None:
     clock = countdown(game_info(state, 0, viewer_time_zone="Mars/Olympus_Mons"))
     assert clock is not None and clock["zone"] == "UTC"
     assert clock["text"] == "Sun 30 Mar, 18:00 UTC"
+
+
+def test_a_moment_reads_the_same_in_a_zone_however_it_was_given() -> None:
+    """`when_text` keeps its answers: an instant given in another zone is the same input (equal
+    and hashed alike) and must read the same, in the zone asked for, summer time included."""
+    berlin, tehran = ZoneInfo("Europe/Berlin"), ZoneInfo("Asia/Tehran")
+    summer = datetime(2026, 7, 14, 18, 0, tzinfo=UTC)
+    assert when_text(summer, berlin) == "Tue 14 Jul, 20:00 CEST"
+    assert when_text(summer.astimezone(tehran), berlin) == "Tue 14 Jul, 20:00 CEST"
+    assert when_text(summer, tehran) == "Tue 14 Jul, 21:30 +0330"
+    assert when_text(datetime(2026, 1, 14, 18, 0, tzinfo=UTC), berlin) == "Wed 14 Jan, 19:00 CET"

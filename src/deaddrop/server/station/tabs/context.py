@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from datetime import UTC, datetime
+from functools import lru_cache
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
@@ -125,8 +126,10 @@ def _zone(name: str) -> ZoneInfo:
         return ZoneInfo("UTC")
 
 
+@lru_cache(maxsize=8192)
 def when_text(moment: datetime, zone: ZoneInfo) -> str:
-    """A moment as a person reads it in a zone: "Tue 14 May, 20:00 CEST"."""
+    """A moment as a person reads it in a zone: "Tue 14 May, 20:00 CEST". Kept: every page
+    shows the same deadline, votes and notices again to each reader in their zone."""
     local = moment.astimezone(zone)
     return f"{local:%a} {local.day} {local:%b}, {local:%H:%M} {local.tzname()}"
 
