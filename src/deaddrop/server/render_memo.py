@@ -35,18 +35,20 @@ FLASHES = "_messages"
 
 
 _FIELD_VALUES: dict[type, Callable[[Any], tuple[Any, ...]] | None] = {}
-"""Per class met in a page's inputs: how to read a dataclass's field values (None: not one)."""
+"""Per class met in a page's inputs: how to read a slotted dataclass's field values (None: not
+one)."""
 
 
 def _field_values(kind: type) -> Callable[[Any], tuple[Any, ...]] | None:
-    """A function giving the field values of a `kind` instance, or None if it is no dataclass."""
+    """A function giving the field values of a `kind` instance; None unless a slotted dataclass."""
     if kind not in _FIELD_VALUES:
         _FIELD_VALUES[kind] = _values_reader(kind)
     return _FIELD_VALUES[kind]
 
 
 def _values_reader(kind: type) -> Callable[[Any], tuple[Any, ...]] | None:
-    if not dataclasses.is_dataclass(kind):
+    # Slotted ones only: an instance with a `__dict__` may hold more than its fields.
+    if not dataclasses.is_dataclass(kind) or kind.__dictoffset__ != 0:
         return None
     names = tuple(field.name for field in dataclasses.fields(kind))
     if len(names) >= 2:
@@ -56,7 +58,7 @@ def _values_reader(kind: type) -> Callable[[Any], tuple[Any, ...]] | None:
 
 class _KeyPickler(pickle.Pickler):
     """Pickles a page's inputs for its key: escaped text (`Markup`) as its class and its
-    characters, a dataclass as its class and its field values. The same values their own
+    characters, a slotted dataclass as its class and its field values. The same values their own
     pickling holds, without its Python code for each one (`copyreg` for a str subclass, a
     frozen, slotted dataclass's `__getstate__`): a page holds a hundred escaped messages."""
 

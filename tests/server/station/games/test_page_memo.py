@@ -123,3 +123,7 @@ def test_the_key_tells_apart_every_escaped_text_and_dataclass_field() -> None:
     assert len({key("<b>hi</b>"), *others}) == 4
     assert digest(Markup("x")) != digest("x")  # escaped text is not the same input as raw text
     assert digest(_Seat("A", False)) != digest(("A", False))
+    panel = _Panel(Markup("x"), ())
+    before = digest(panel)
+    panel.extra = "more"  # type: ignore[attr-defined]  # not a field: pickled with the rest
+    assert digest(panel) != before
