@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import asyncio
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from time import monotonic
 
 from deaddrop.benchmarks.http.requests import RequestMaker
@@ -115,10 +115,9 @@ async def open_loop(
     start = first + warming_up / rate  # the run's own start
     idle = {address: IdlePool(address) for address in maker.addresses}
     slots = asyncio.Semaphore(MAX_CONNECTIONS)
-    outcomes: Counter[str] = Counter()
-    warmup_outcomes: Counter[str] = Counter()
-    latencies: list[float] = []
-    warming: list[float] = []
+    outcomes, warmup_outcomes = Counter[str](), Counter[str]()
+    latencies: list[float] = []  # the run's
+    warming: list[float] = []  # the warm-up's
     in_time = lost = 0
 
     async def one(number: int, scheduled: float) -> None:
@@ -157,18 +156,29 @@ async def open_loop(
     for pool in idle.values():
         pool.close_all()
     waits = [(n, cut - (first + n / rate)) for n, task in enumerate(tasks) if task in late]
+    run = OpenLoop(rate, seconds, 0, in_time, 0, dict(outcomes), closed_keep_alive=lost)
+    return _with_latencies(run, latencies, warming, waits, warming_up, warmup, warmup_outcomes)
+
+
+def _with_latencies(
+    run: OpenLoop,
+    latencies: list[float],
+    warming: list[float],
+    waits: list[tuple[int, float]],
+    warming_up: int,
+    warmup: float,
+    warmup_outcomes: Counter[str],
+) -> OpenLoop:
+    """`run` with its percentiles: the replies' latencies and, for the requests left
+    unanswered, (request number, seconds waited); the first `warming_up` are the warm-up's."""
     every = latencies + [wait for number, wait in waits if number >= warming_up]
     warm = warming + [wait for number, wait in waits if number < warming_up]
-    return OpenLoop(
-        rate,
-        seconds,
-        len(every),
-        in_time,
-        len(every) - len(latencies),
-        dict(outcomes),
-        percentile(every, 0.5) * 1000,
-        percentile(every, 0.99) * 1000,
-        lost,
+    return replace(
+        run,
+        sent=len(every),
+        unanswered=len(every) - len(latencies),
+        p50_ms=percentile(every, 0.5) * 1000,
+        p99_ms=percentile(every, 0.99) * 1000,
         warmup_seconds=warmup,
         warmup_outcomes=dict(warmup_outcomes),
         warmup_p99_ms=percentile(warm, 0.99) * 1000 if warm else 0.0,
