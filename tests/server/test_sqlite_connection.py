@@ -8,12 +8,13 @@ import sqlite3
 import threading
 import time
 from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
 import pytest
 from sqlalchemy import text
-from sqlalchemy.ext.asyncio import AsyncEngine
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from deaddrop.server.db.engine import SQLITE_BUSY_TIMEOUT_MS, create_engine
 from deaddrop.server.db.sqlite_connection import (
@@ -113,40 +114,36 @@ class _CountingQueue:
         self.queue.put_nowait(item)
 
 
+@asynccontextmanager
+async def _counting_trips(connection: AsyncConnection) -> AsyncIterator[_CountingQueue]:
+    """The trips `connection` makes to its thread while inside."""
+    raw = (await connection.get_raw_connection()).driver_connection
+    assert isinstance(raw, GatedConnection)
+    queue = raw._tx
+    counting = _CountingQueue(queue)
+    raw._tx = counting  # type: ignore[assignment]
+    try:
+        yield counting
+    finally:
+        raw._tx = queue
+
+
 async def test_a_read_only_connection_uses_the_thread_for_nothing(engine: AsyncEngine) -> None:
-    async with engine.connect() as connection:
-        raw = (await connection.get_raw_connection()).driver_connection
-        assert isinstance(raw, GatedConnection)
-        queue = raw._tx
-        counting = _CountingQueue(queue)
-        raw._tx = counting  # type: ignore[assignment]
-        try:
-            for _ in range(3):
-                await connection.execute(text("SELECT count(*) FROM notes"))
-            await connection.rollback()
-        finally:
-            raw._tx = queue
+    async with engine.connect() as connection, _counting_trips(connection) as counting:
+        for _ in range(3):
+            await connection.execute(text("SELECT count(*) FROM notes"))
+        await connection.rollback()
     assert counting.trips == 0
 
 
 async def test_a_write_transaction_goes_to_the_thread_once_for_its_commit(
     engine: AsyncEngine,
 ) -> None:
-    async with engine.connect() as connection:
-        raw = (await connection.get_raw_connection()).driver_connection
-        assert isinstance(raw, GatedConnection)
-        queue = raw._tx
-        counting = _CountingQueue(queue)
-        raw._tx = counting  # type: ignore[assignment]
-        try:
-            for who in range(3):
-                await connection.execute(
-                    text("INSERT INTO notes (who) VALUES (:who)"), {"who": who}
-                )
-            await connection.execute(text("UPDATE notes SET who = who + 1"))
-            await connection.commit()
-        finally:
-            raw._tx = queue
+    async with engine.connect() as connection, _counting_trips(connection) as counting:
+        for who in range(3):
+            await connection.execute(text("INSERT INTO notes (who) VALUES (:who)"), {"who": who})
+        await connection.execute(text("UPDATE notes SET who = who + 1"))
+        await connection.commit()
     assert counting.trips == 1
     async with engine.connect() as connection:
         assert await connection.scalar(text("SELECT sum(who) FROM notes")) == 6

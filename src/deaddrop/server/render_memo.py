@@ -17,6 +17,7 @@ import hashlib
 import io
 import pickle
 from collections.abc import Callable
+from functools import cache
 from operator import attrgetter
 from typing import Any
 
@@ -34,19 +35,10 @@ FLASHES = "_messages"
 """Where Litestar's flash plugin keeps a session's flashes (`litestar.plugins.flash`)."""
 
 
-_FIELD_VALUES: dict[type, Callable[[Any], tuple[Any, ...]] | None] = {}
-"""Per class met in a page's inputs: how to read a slotted dataclass's field values (None: not
-one)."""
-
-
+@cache
 def _field_values(kind: type) -> Callable[[Any], tuple[Any, ...]] | None:
-    """A function giving the field values of a `kind` instance; None unless a slotted dataclass."""
-    if kind not in _FIELD_VALUES:
-        _FIELD_VALUES[kind] = _values_reader(kind)
-    return _FIELD_VALUES[kind]
-
-
-def _values_reader(kind: type) -> Callable[[Any], tuple[Any, ...]] | None:
+    """A function giving the field values of a `kind` instance; None unless a slotted dataclass
+    (kept per class met in a page's inputs)."""
     # Slotted ones only: an instance with a `__dict__` may hold more than its fields.
     if not dataclasses.is_dataclass(kind) or kind.__dictoffset__ != 0:
         return None
@@ -66,10 +58,11 @@ class _KeyPickler(pickle.Pickler):
         """Markup and dataclasses as (class, values); anything else as pickle does it."""
         if type(obj) is Markup:
             return (Markup, (str.__str__(obj),))
-        values = _field_values(type(obj))
+        kind: type = type(obj)
+        values = _field_values(kind)
         if values is None:
             return NotImplemented
-        return (type(obj), values(obj))
+        return (kind, values(obj))
 
 
 def viewer_columns(viewer: User | None) -> tuple[Any, ...] | None:
