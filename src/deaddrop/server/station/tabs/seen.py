@@ -133,7 +133,7 @@ async def _news(
 ) -> Sequence[Row[Any]]:
     """The journal rows `seen`'s tabs may count, up to `upto`, the newest `WINDOW`."""
     values: dict[str, Any] = {f"last_{tab}": last for tab, last in seen.items()}
-    values.update(stream=stream, window=WINDOW)
+    values.update(stream=stream, window=WINDOW, since=min(seen.values(), default=0))
     if upto is not None:
         values["upto"] = upto
     found: Sequence[Row[Any]] = (await db.execute(_news_query(tuple(seen), upto), values)).all()
@@ -161,9 +161,13 @@ def _news_query(tabs: tuple[str, ...], upto: int | None) -> Select[Any]:
             for tab in tabs
         )
     )
+    # Every tab's rows lie after the earliest of the looks: said apart, it bounds the walk down
+    # the (stream, seq) index, which the per-tab bounds inside the OR cannot (without it, every
+    # page walked its game's whole journal).
+    since = LiveEvent.seq > bindparam("since")
     query = select(
         LiveEvent.seq, LiveEvent.kind, LiveEvent.public, LiveEvent.seats, LiveEvent.payload
-    ).where(LiveEvent.stream == bindparam("stream"), news)
+    ).where(LiveEvent.stream == bindparam("stream"), since, news)
     if upto is not None:
         query = query.where(LiveEvent.seq <= bindparam("upto"))
     query = query.order_by(LiveEvent.seq.desc()).limit(bindparam("window"))
