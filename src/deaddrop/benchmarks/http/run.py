@@ -14,6 +14,7 @@ from deaddrop.benchmarks.http.copies import copy_database
 from deaddrop.benchmarks.http.databases import fresh_database, is_sqlite, server_env
 from deaddrop.benchmarks.http.live import live_step
 from deaddrop.benchmarks.http.live_sites import BareSite, DeadDropSite, LiveSite
+from deaddrop.benchmarks.http.load_collector import run_measured
 from deaddrop.benchmarks.http.open_loop import open_loop
 from deaddrop.benchmarks.http.plan import Plan, Results
 from deaddrop.benchmarks.http.pouch_wave import (
@@ -137,7 +138,7 @@ def _saturation(
 ) -> None:
     for kind in kinds:
         for _ in range(plan.repeats):
-            run = asyncio.run(
+            run = run_measured(
                 saturate(
                     maker,
                     kind,
@@ -166,7 +167,7 @@ def _open_loop(
     for rate in plan.rates:
         for _ in range(plan.repeats):
             began, cpu = monotonic(), sum(server.cpu_seconds() for server in servers)
-            run = asyncio.run(
+            run = run_measured(
                 open_loop(
                     maker,
                     kinds,
@@ -195,7 +196,7 @@ def _live(
         return rss, sum(server.cpu_seconds() for server in servers)
 
     for streams in plan.streams:
-        step = asyncio.run(
+        step = run_measured(
             live_step(
                 site,
                 streams,
