@@ -6,13 +6,12 @@ open pages (1.4 million tracked objects) was scanned whole 16 times, pausing eve
 to 1.6 s at a time (12 s in all); a delivery caught behind such a pause is the p99 of the run.
 
 Young collections must be short. Each made page leaves cyclic garbage (Jinja's contexts and
-macros, closures), so the young generation fills a dozen times a second at 100 req/s. With
-(10,000, 10, 100) each young collection examined some 10,000 objects and paused everything
-for 10 ms (up to 19 ms), each middle one for 20 to 38 ms: the open loop's p99 at 100 req/s was
-23 to 38 ms. With (1,000, 20, 100) the pauses were at most 1.7 and 6.3 ms, the collector's time
-about the same (0.76 against 0.89 s over the open loop's last 110 s), and the p99 12.2 and 13.1
-ms (stop 29, `deaddrop bench http --games 100 --phases saturate,open`, with a collector
-callback logging every pause).
+macros, closures). With (10,000, 10, 100), at 100 req/s of `deaddrop bench http --games 100
+--phases saturate,open`, each young collection examined some 10,000 objects and paused
+everything for 9 to 10 ms (up to 28 ms), each middle one for about 30 ms (up to 42 ms): the
+open loop's p99 was 19 to 58 ms. With (1,000, 20, 500) the longest pauses were 1.5 and 5.1 ms,
+the collector's time lower in all (0.63 against 0.96 s over the open loop's last 110 s), and the
+p99 11.9 and 9.8 ms (stop 29, with a collector callback logging every pause).
 
 So: young collections every 1,000 allocations, middle ones every 20 young ones, and a full
 collection after 500 middle ones, 10 million allocations, as rare as with (10,000, 10, 100).
