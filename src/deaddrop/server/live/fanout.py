@@ -7,6 +7,8 @@ once to its wake channel, reads the new rows once (the connection is released at
 hands the same `Batch` to each stream's queue; what a renderer makes of a batch for one
 audience (a fragment, the facts of the game) is made once per batch (`Batch.once`) and shared
 by every stream of that audience. Each stream still filters the rows by its own audience.
+A wake-up lost on the way (Redis pub/sub delivers at most once) is made good by the process's
+live sweep (`sweep.py`), which nudges every hub whose game has rows it has not read.
 """
 
 from __future__ import annotations
@@ -14,19 +16,20 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import weakref
 from collections.abc import AsyncIterator, Awaitable, Callable, Hashable
 from dataclasses import dataclass, field
 from functools import partial
 from typing import Any, TypeVar
 
 from litestar import Litestar
-from litestar.channels import ChannelsPlugin
+from litestar.channels import ChannelsPlugin, Subscriber
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from deaddrop.server.live.addresses import Address, Addresses, read_addresses
 from deaddrop.server.live.journal import PAGE, read_after
 from deaddrop.server.live.models import LiveEvent
+from deaddrop.server.live.sweep import sweep
+from deaddrop.server.live.turns import Turns
 from deaddrop.server.live.wakeup import parse_wake, wake_channel
 
 T = TypeVar("T")
@@ -54,34 +57,6 @@ class Batch:
         # A stream that ends while waiting must not cancel the work the others wait for.
         result: T = await asyncio.shield(found)
         return result
-
-
-READERS = 4
-"""Database reads at once of each kind, the streams' own (to catch up, to re-render a page)
-and the games' (a hub's journal read, what a batch is made into once): the others wait their
-turn here, without a timeout, rather than empty the connection pool and fail; the pool keeps
-room for the posts and the page loads, and a game's read, which serves all its streams, never
-waits behind a crowd of streams."""
-
-
-class Turns:
-    """An app's turns at the database (see READERS), per event loop (a semaphore belongs to
-    the loop it is used in; a test may drive one app from several)."""
-
-    def __init__(self) -> None:
-        self._turns: weakref.WeakKeyDictionary[
-            asyncio.AbstractEventLoop, dict[bool, asyncio.Semaphore]
-        ] = weakref.WeakKeyDictionary()
-
-    @contextlib.asynccontextmanager
-    async def reading(self, *, shared: bool = False) -> AsyncIterator[None]:
-        """A turn for database work: a stream's own, or one shared by every stream of a game
-        (`shared`)."""
-        turns = self._turns.setdefault(asyncio.get_running_loop(), {})
-        if shared not in turns:
-            turns[shared] = asyncio.Semaphore(READERS)
-        async with turns[shared]:
-            yield
 
 
 async def read_batch(
@@ -132,8 +107,18 @@ class Hub:
         self.addresses: Addresses | None = None
         """Who may see each row up to `seen`: None until read (or when the read failed)."""
         self.seen = 0
+        self.wanted = 0
+        """The newest seq known to exist (announced by a wake-up, or found by the sweep)."""
+        self._nudged = asyncio.Event()
         self.ready = asyncio.Event()
         self.task = asyncio.create_task(self._run())
+
+    def want(self, newest: int) -> None:
+        """Have the journal read up to `newest` (a wake-up announced it, or the sweep found
+        it there), unless this hub has read that far."""
+        if newest > self.seen:
+            self.wanted = max(self.wanted, newest)
+            self._nudged.set()
 
     async def _run(self) -> None:
         try:
@@ -141,15 +126,33 @@ class Hub:
                 # After subscribing: no wake-up is missed.
                 addresses = await patiently(f"first read of {self.stream}", self._addresses)
                 self.seen, self.addresses = addresses.seen, addresses
+                self.wanted = self.seen
                 self.ready.set()
-                async for data in wakes.iter_events():
-                    await self._read_up_to(parse_wake(data))
+                listening = asyncio.create_task(self._listen(wakes))
+                try:
+                    while not listening.done():
+                        await self._nudged.wait()
+                        self._nudged.clear()
+                        await self._read_up_to(self.wanted)
+                    await listening  # the broker's failure, raised to be logged below
+                finally:
+                    listening.cancel()
+                    with contextlib.suppress(asyncio.CancelledError):
+                        await listening
         except Exception:
             _log.exception("live fan-out of %s stopped", self.stream)
         finally:
             self.ready.set()
             for queue in list(self.queues):
                 queue.put_nowait(CLOSED)
+
+    async def _listen(self, wakes: Subscriber) -> None:
+        """Take the broker's wake-ups; when they stop (the broker failed), stop the hub."""
+        try:
+            async for data in wakes.iter_events():
+                self.want(parse_wake(data))
+        finally:
+            self._nudged.set()
 
     async def _addresses(self) -> Addresses:
         async with self.turns.reading(shared=True), self.sessions() as db:
@@ -161,7 +164,7 @@ class Hub:
             read = partial(read_batch, self.turns, self.sessions, self.stream, self.seen)
             try:
                 batch = await patiently(f"live read of {self.stream}", read)
-            except Exception:  # still failing: caught up by the next wake-up
+            except Exception:  # still failing: tried again at the next wake-up or sweep
                 return
             if not batch.rows:
                 return
@@ -186,6 +189,8 @@ class Fanout:
     def __init__(self) -> None:
         self.hubs: dict[HubKey, Hub] = {}
         self.turns = Turns()
+        self.sweeps: dict[asyncio.AbstractEventLoop, asyncio.Task[None]] = {}
+        """Per event loop with hubs: its sweep (`sweep.py`)."""
 
     def reading(self, *, shared: bool = False) -> contextlib.AbstractAsyncContextManager[None]:
         """A turn for database work (`Turns.reading`)."""
@@ -202,6 +207,7 @@ class Fanout:
         hub = self.hubs.get(key)
         if hub is None or hub.task.done():
             hub = self.hubs[key] = Hub(channels, sessions, stream, self.turns)
+            self._keep_sweeping(key[1])
         queue: asyncio.Queue[Batch] = asyncio.Queue()
         hub.queues.add(queue)
         try:
@@ -216,6 +222,27 @@ class Fanout:
                 hub.task.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
                     await hub.task
+                await self._stop_sweeping_if_idle(key[1])
+
+    def _hubs_in(self, loop: asyncio.AbstractEventLoop) -> list[Hub]:
+        return [hub for (_broker, its_loop, _stream), hub in self.hubs.items() if its_loop is loop]
+
+    def _keep_sweeping(self, loop: asyncio.AbstractEventLoop) -> None:
+        """Start the loop's sweep, unless it runs already."""
+        running = self.sweeps.get(loop)
+        if running is None or running.done():
+            hubs = partial(self._hubs_in, loop)
+            self.sweeps[loop] = asyncio.create_task(sweep(hubs, self.turns))
+
+    async def _stop_sweeping_if_idle(self, loop: asyncio.AbstractEventLoop) -> None:
+        """Stop the loop's sweep once it has no hub left."""
+        if self._hubs_in(loop):
+            return
+        running = self.sweeps.pop(loop, None)
+        if running is not None:
+            running.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await running
 
 
 FANOUT_KEY = "live_fanout"

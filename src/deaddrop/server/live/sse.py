@@ -19,7 +19,7 @@ from litestar.exceptions import ClientException
 from litestar.response.sse import ServerSentEventMessage
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from deaddrop.server.live.fanout import CLOSED, Batch, Fanout, Hub, Turns, patiently, read_batch
+from deaddrop.server.live.fanout import CLOSED, Batch, Fanout, Hub, patiently, read_batch
 from deaddrop.server.live.journal import (
     PAGE,
     Listener,
@@ -28,6 +28,7 @@ from deaddrop.server.live.journal import (
     visible_to,
 )
 from deaddrop.server.live.models import LiveEvent
+from deaddrop.server.live.turns import Turns
 
 Renderer = Callable[
     [AsyncSession, Sequence[LiveEvent]], Awaitable[list[ServerSentEventMessage] | None]

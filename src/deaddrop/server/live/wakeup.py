@@ -146,12 +146,12 @@ async def worker_broker(
     redis_url: str | None, wakeups: Wakeups
 ) -> AsyncIterator[ChannelsPlugin | None]:
     """A broker for a process without the web app (`deaddrop worker`): what it writes wakes
-    the open pages of every server process through Redis. Without Redis nothing could reach
-    them; they then learn of it at their next wake-up or reconnect."""
+    the open pages of every server process through Redis. Without Redis no wake-up reaches
+    them; each server's live sweep (`sweep.py`) finds the new rows within about a second."""
     if not redis_url:
         _log.warning(
-            "REDIS_URL is not set: open game pages hear of what this worker writes only at "
-            "their next wake-up (set REDIS_URL to push them at once)"
+            "REDIS_URL is not set: open game pages hear of what this worker writes at the "
+            "servers' next live sweep, within about a second (set REDIS_URL to push at once)"
         )
         yield None
         return

@@ -14,7 +14,7 @@ from sqlalchemy import case
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from deaddrop.server.db.upsert import insert_for
-from deaddrop.server.live.fanout import Turns
+from deaddrop.server.live.turns import Turns
 from deaddrop.server.station.tabs.seen_models import StationTabSeen
 
 Sessions = async_sessionmaker[AsyncSession]

@@ -14,8 +14,9 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from deaddrop.engine.station.channels import Channel
 from deaddrop.engine.station.state import State
-from deaddrop.server.live.fanout import Batch, Turns, patiently
+from deaddrop.server.live.fanout import Batch, patiently
 from deaddrop.server.live.models import LiveEvent
+from deaddrop.server.live.turns import Turns
 from deaddrop.server.station.chat.channels import PAGE
 from deaddrop.server.station.chat.models import StationMessage
 from deaddrop.server.station.game.access import GameContext
