@@ -9,7 +9,7 @@ from collections import Counter
 import pytest
 from rich.console import Console
 
-from deaddrop.benchmarks.http.live import LiveStep, _figures, _schedule
+from deaddrop.benchmarks.http.live import LiveStep, Sent, _figures, _schedule
 from deaddrop.benchmarks.http.open_loop import OpenLoop
 from deaddrop.benchmarks.http.plan import Plan, Results
 from deaddrop.benchmarks.http.pouch_wave import Wave
@@ -77,6 +77,18 @@ def test_a_live_step_reports_its_refused_opens_by_why() -> None:
     readers[1].refusals.append("ConnectionResetError")
     step = _figures(readers, [], [], connected=2, rss=0, cpu=0.0)
     assert step.refused == {"503": 2, "ConnectionResetError": 1}
+
+
+def test_a_live_step_counts_lost_and_late_deliveries_by_the_readers_and_the_posts_server() -> None:
+    one, two = Address("127.0.0.1", 8001), Address("127.0.0.1", 8002)
+    readers = [Reader(address, "room", lambda last: b"") for address in (one, two, one)]
+    readers[0].arrivals["M1"] = 100.1
+    readers[1].arrivals["M1"] = 101.0  # a second after the reply: late
+    sent = [Sent("M1", "room", 100.0, "200", two), Sent("M2", "room", None, "503", one)]
+    step = _figures(readers, sent, [], connected=3, rss=0, cpu=0.0)
+    assert step.lost == 1 and step.deliveries == 3
+    assert step.stragglers == {"late :8002 <- :8002": 1, "lost :8001 <- :8002": 1}
+    assert step.max_ms == pytest.approx(1000.0)
 
 
 def test_a_live_steps_votes_fall_halfway_between_its_posts() -> None:

@@ -27,6 +27,8 @@ Probe = Callable[[], tuple[int, float]]
 """The server's resident memory (bytes) and CPU seconds used so far."""
 OPENING_BATCH = 50
 """Streams opened at a time, a few milliseconds apart, as pages load over a minute."""
+LATE_SECONDS = 0.5
+"""A delivery this late is counted apart (a lost wake-up made good by the server's sweep)."""
 REUSE_SECONDS = 4.0
 """An idle keep-alive connection is used for a post only this long: uvicorn closes one after
 5 s, and a post sent on a connection the server is closing fails with no reply (a browser
@@ -56,16 +58,22 @@ class LiveStep:
     refused: dict[str, int] = field(default_factory=dict)
     """Stream opens that failed, by status (`503`: turned away) or error (a reset at connect),
     connecting and reconnecting alike; each is also a drop."""
+    max_ms: float = 0.0
+    stragglers: dict[str, int] = field(default_factory=dict)
+    """Deliveries lost or later than LATE_SECONDS, by the reader's server and the post's
+    (`lost :8001 <- :8002`): where a wake-up went astray, with several processes."""
 
 
 @dataclass(frozen=True)
 class Sent:
-    """One measured post: its marker, room, reply time (None when it failed) and outcome."""
+    """One measured post: its marker, room, reply time (None when it failed), outcome and
+    server."""
 
     marker: str
     room: str
     answered: float | None
     outcome: str
+    server: Address
 
 
 async def live_step(
@@ -159,9 +167,10 @@ async def _post_rounds(
 
     async def post(room: str, number: int, marker: str) -> None:
         text = f"Live check {marker}: anyone at the fountain?"
-        outcome = await sender.send(*site.post(room, number, text))
+        server, request = site.post(room, number, text)
+        outcome = await sender.send(server, request)
         answered = monotonic() if outcome == "200" else None
-        sent.append(Sent(marker, room, answered, outcome))
+        sent.append(Sent(marker, room, answered, outcome, server))
 
     # The Floor shows earlier steps' posts too: each step's markers are its own.
     step = random.randrange(10**9)
@@ -229,16 +238,21 @@ def _figures(
 ) -> LiveStep:
     latencies: list[float] = []
     lost = 0
+    stragglers: Counter[str] = Counter()
     by_room = _by_room(readers)
     for post in sent:
         if post.answered is None:
             continue
         for reader in by_room[post.room]:
             arrived = reader.arrivals.get(post.marker)
+            where = f":{reader.address.port} <- :{post.server.port}"
             if arrived is None:
                 lost += 1
-            else:
-                latencies.append(max(0.0, arrived - post.answered))
+                stragglers[f"lost {where}"] += 1
+                continue
+            latencies.append(max(0.0, arrived - post.answered))
+            if latencies[-1] > LATE_SECONDS:
+                stragglers[f"late {where}"] += 1
     failed = Counter(post.outcome for post in sent if post.answered is None)
     sizes = [size for reader in readers for size in reader.push_sizes]
     return LiveStep(
@@ -258,6 +272,8 @@ def _figures(
         failed_votes=dict(Counter(outcome for outcome in voted if outcome != "200")),
         pushes=_pushes_by_event(readers),
         refused=dict(Counter(why for reader in readers for why in reader.refusals)),
+        max_ms=max(latencies, default=0.0) * 1000,
+        stragglers=dict(sorted(stragglers.items())),
     )
 
 

@@ -208,7 +208,11 @@ def _live(
             )
         )
         results.live.setdefault(target, []).append(step)
-        say(f"  live {target} at {streams} streams: p99 {step.p99_ms:,.1f} ms, lost {step.lost}")
+        stragglers = "".join(f", {where} {count}" for where, count in step.stragglers.items())
+        say(
+            f"  live {target} at {streams} streams: p99 {step.p99_ms:,.1f} ms, "
+            f"max {step.max_ms:,.1f} ms, lost {step.lost}{stragglers}"
+        )
 
 
 def _waves(plan: Plan, results: Results, say: Say) -> None:
