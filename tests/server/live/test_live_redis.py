@@ -15,12 +15,14 @@ from contextlib import AsyncExitStack
 
 import pytest
 from litestar.channels import ChannelsPlugin
+from redis.asyncio import Redis
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from deaddrop.engine.core.events import Event
-from deaddrop.server.live import journal
+from deaddrop.server.live import journal, sweep
 from deaddrop.server.live.sse import live_stream, parse_last_event_id
 from deaddrop.server.live.wakeup import (
+    Wakeups,
     channels_plugin,
     close_redis,
     parse_wake,
@@ -69,7 +71,7 @@ async def publish(
 
 def test_the_app_plugin_uses_redis_only_when_given_a_url() -> None:
     plugin = channels_plugin("redis://127.0.0.1:6379/0")
-    assert type(plugin._backend).__name__ == "RedisChannelsPubSubBackend"
+    assert type(plugin._backend).__name__ == "LastingPubSubBackend"  # Litestar's, lasting
     assert type(channels_plugin(None)._backend).__name__ == "MemoryChannelsBackend"
 
 
@@ -135,3 +137,69 @@ async def test_two_processes_each_deliver_what_the_other_published(
     finally:
         await on_a.aclose()
         await on_b.aclose()
+
+
+async def test_a_page_whose_redis_subscription_is_cut_still_gets_every_event(
+    sessions: async_sessionmaker[AsyncSession],
+    channels: ChannelsPlugin,
+    stream: str,
+    redis_url: str,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Pub/sub delivers at most once: a wake-up published while the reading process's
+    # subscription is cut (a Redis restart, a network blip) is gone. The live sweep reads it.
+    monkeypatch.setattr(sweep, "SWEEP_SECONDS", 0.1)
+    name = f"deaddrop-test-{uuid.uuid4().hex[:12]}"
+    reader = channels_plugin(f"{redis_url}{'&' if '?' in redis_url else '?'}client_name={name}")
+    async with AsyncExitStack() as stack:
+        stack.push_async_callback(close_redis, reader)
+        await stack.enter_async_context(reader)
+        page = live_stream(reader, sessions, stream, 1, None, render, keepalive=0.2)
+        stack.push_async_callback(page.aclose)
+        assert (await anext(page)).comment == "connected"
+        await _cut_connections_named(redis_url, name)
+        await publish(sessions, channels, stream, public("while-cut"))
+        assert await collect(page, 1) == ["while-cut"]
+        # And the wake-ups come again: Litestar's own reader would have ended for good.
+        monkeypatch.setattr(sweep, "SWEEP_SECONDS", 3600.0)
+        await asyncio.sleep(1.0)  # the sweep's last short pause ends; the reader reconnects
+        await publish(sessions, channels, stream, public("after"))
+        assert await collect(page, 1) == ["after"]
+
+
+async def test_a_page_opened_while_redis_is_away_gets_its_events_and_nothing_breaks(
+    sessions: async_sessionmaker[AsyncSession],
+    stream: str,
+    monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    monkeypatch.setattr(sweep, "SWEEP_SECONDS", 0.1)
+    away = channels_plugin("redis://127.0.0.1:1/0")  # nothing listens there
+    async with AsyncExitStack() as stack:
+        stack.push_async_callback(close_redis, away)
+        await stack.enter_async_context(away)
+        page = live_stream(away, sessions, stream, 1, None, render, keepalive=0.2)
+        stack.push_async_callback(page.aclose)
+        assert (await anext(page)).comment == "connected"
+        async with sessions() as db:  # a write, and its wake-up as writers send it
+            seq = await journal.append(db, stream, [public("vote")])
+            await db.commit()
+        wakeups = Wakeups()
+        wakeups.add_broker(away)
+        await wakeups.stream(stream, seq)  # fails, logged: the write stands
+        assert await collect(page, 1) == ["vote"]
+    assert "subscribing when it is back" in caplog.text
+    assert f"wake-up of {stream} failed" in caplog.text
+
+
+async def _cut_connections_named(redis_url: str, name: str) -> None:
+    """Close, from the Redis side, every connection with this client name (and no other)."""
+    admin = Redis.from_url(redis_url)
+    try:
+        clients = await admin.client_list()
+        ours = [client["id"] for client in clients if client.get("name") == name]
+        assert ours, f"no Redis connection is named {name}"
+        for client_id in ours:
+            await admin.client_kill_filter(_id=client_id)
+    finally:
+        await admin.aclose()

@@ -12,8 +12,9 @@ from typing import Any
 from litestar import Litestar
 from litestar.channels import ChannelsPlugin
 from litestar.channels.backends.memory import MemoryChannelsBackend
-from litestar.channels.backends.redis import RedisChannelsPubSubBackend
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+from deaddrop.server.live.redis_pubsub import LastingPubSubBackend
 
 PREFIX = "wake:"
 
@@ -23,7 +24,7 @@ def channels_plugin(redis_url: str | None) -> ChannelsPlugin:
     if redis_url:
         from redis.asyncio import Redis
 
-        backend: Any = RedisChannelsPubSubBackend(
+        backend: Any = LastingPubSubBackend(
             redis=Redis.from_url(redis_url), key_prefix="DEADDROP_LIVE"
         )
     else:
