@@ -7,7 +7,9 @@ Floor and Cable tabs of one player: the page once to warm it, then `--runs` GETs
 unchanged page (first with known pages, then again on a new app that keeps none, so that
 every page is made); then "after a post": `--runs` Floor GETs each right after another player's
 Floor post, so the page and its chat panel are made afresh (what most GETs of a lively game
-cost; the posts go in through the service, spaced to stay within the rate limit). Python
+cost; the posts go in through the service, spaced to stay within the rate limit); then
+"vote": `--runs` votes of one player through the JSON API, each for another seat (S21), with
+the functions that took most of a vote's time under cProfile (`--top`). Python
 calls are cProfile's count for one GET; CPU is `process_time` of a GET without the profiler.
 The app runs in this thread (an in-process ASGI client), so the figures include the client's
 share of a request, which is small and the same for every page.
@@ -42,6 +44,7 @@ from deaddrop.server.accounts import passwords
 from deaddrop.server.accounts.models import User
 from deaddrop.server.app import create_app
 from deaddrop.server.clock import SystemClock
+from deaddrop.server.cookies import CSRF_COOKIE
 from deaddrop.server.db.engine import create_engine
 from deaddrop.server.db.migrate import upgrade_head
 from deaddrop.server.settings import Settings
@@ -158,17 +161,69 @@ async def _measure_after_posts(
     )
 
 
-async def main(runs: int, posts: int) -> None:
+async def _measure_votes(
+    app: Litestar, client: httpx.AsyncClient, game_id: str, runs: int, top: int
+) -> str:
+    """Statements, Python calls and CPU ms of a vote (another seat each time), medians; then
+    the `top` functions by their own time over the profiled votes."""
+    view = (await client.get(f"/api/games/{game_id}")).json()["view"]
+    others = [entry["codename"] for entry in view["roster"]][2:]
+    path = f"/api/games/{game_id}/vote"
+    headers = {"X-CSRFToken": client.cookies[CSRF_COOKIE], "Accept": "application/json"}
+
+    async def vote(number: int) -> None:
+        answer = await client.post(
+            path, json={"vote": others[number % len(others)]}, headers=headers
+        )
+        assert answer.status_code == 200, answer.text
+
+    await vote(0)  # warm
+    statements, calls, cpu = [], [], []
+    profiles = []
+    for number in range(1, runs + 1):
+        with counted(app.state.engine) as count:
+            start = time.process_time()
+            await vote(2 * number)
+            cpu.append((time.process_time() - start) * 1000)
+        statements.append(count[0])
+        profile = cProfile.Profile()
+        profile.enable()
+        await vote(2 * number + 1)
+        profile.disable()
+        profiles.append(profile)
+        calls.append(pstats.Stats(profile).total_calls)  # type: ignore[attr-defined]
+    lines = [
+        f"vote    statements {statistics.median(statements):3.0f}  "
+        f"python calls {statistics.median(calls):6.0f}  CPU {statistics.median(cpu):5.2f} ms"
+    ]
+    if top:
+        lines.append(_top(pstats.Stats(*profiles), top, runs))
+    return "\n".join(lines)
+
+
+def _top(stats: pstats.Stats, top: int, runs: int) -> str:
+    """The project's `top` functions by time in them (callees included), in ms per request."""
+    found = stats.stats  # type: ignore[attr-defined]
+    ours = [item for item in found.items() if "/deaddrop/" in item[0][0]]
+    rows = sorted(ours, key=lambda item: item[1][3], reverse=True)[:top]
+    return "\n".join(
+        f"  {total * 1000 / runs:6.3f} ms in ({own * 1000 / runs:5.3f} own)  "
+        f"{file.split('/deaddrop/', 1)[1]}:{line} {name}"
+        for (file, line, name), (_calls, _primitive, own, total, _callers) in rows
+    )
+
+
+async def main(runs: int, posts: int, top: int) -> None:
     """Seed, then print the figures of the Floor and Cable GETs, with known pages (an
     unchanged page sent again after one statement) and without (every page made)."""
     logging.getLogger("httpx").setLevel(logging.WARNING)  # a line per request otherwise
     passwords._hasher = PasswordHasher(time_cost=1, memory_cost=1024)  # seeding, not measured
     for known_pages_mb in (64, 0):
         print("known pages kept" if known_pages_mb else "every page made (KNOWN_PAGES_MB=0)")
-        await _one_app(runs, posts, known_pages_mb)
+        await _one_app(runs, posts, known_pages_mb, top)
 
 
-async def _one_app(runs: int, posts: int, known_pages_mb: int) -> None:
+async def _one_app(runs: int, posts: int, known_pages_mb: int, top: int) -> None:
     """Seed a new database, then print the figures of one app."""
     with tempfile.TemporaryDirectory() as folder:
         url = f"sqlite+aiosqlite:///{Path(folder) / 'cost.sqlite3'}"
@@ -183,6 +238,9 @@ async def _one_app(runs: int, posts: int, known_pages_mb: int) -> None:
             for tab in ("floor", "cable"):
                 print(await _measure(app, clients[1], f"/games/{game_id}/{tab}", runs))
             print(await _measure_after_posts(app, clients, game_id, runs))
+            print(
+                await _measure_votes(app, clients[1], game_id, runs, top if known_pages_mb else 0)
+            )
             for client in clients:
                 await client.aclose()
 
@@ -191,6 +249,7 @@ if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=7, help="GETs measured per tab (7)")
     parser.add_argument("--posts", type=int, default=30, help="Floor posts in the game (30)")
+    parser.add_argument("--top", type=int, default=25, help="functions shown for a vote (25)")
     arguments = parser.parse_args()
-    asyncio.run(main(arguments.runs, arguments.posts))
+    asyncio.run(main(arguments.runs, arguments.posts, arguments.top))
     sys.exit(0)
