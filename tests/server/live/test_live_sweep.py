@@ -5,6 +5,7 @@ within a sweep, as does one whose hub's read failed."""
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import Sequence
 from typing import ClassVar, cast
 
@@ -31,8 +32,12 @@ async def commit_without_waking(sessions: Sessions, *kinds: str) -> int:
 
 
 async def test_an_event_whose_wake_up_was_lost_reaches_every_open_stream_within_a_sweep(
-    sessions: Sessions, channels: ChannelsPlugin, monkeypatch: pytest.MonkeyPatch
+    sessions: Sessions,
+    channels: ChannelsPlugin,
+    monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
 ) -> None:
+    caplog.set_level(logging.INFO, "deaddrop.server.live")
     monkeypatch.setattr(sweep, "SWEEP_SECONDS", 0.05)
     shared = Fanout()
     seat = live_stream(channels, sessions, STREAM, 1, None, render, 0.2, fanout=shared)
@@ -45,6 +50,8 @@ async def test_an_event_whose_wake_up_was_lost_reaches_every_open_stream_within_
         await db.commit()
     assert await collect(seat, 2) == ["vote", "whisper"]
     assert await collect(spectator, 1) == ["vote"]
+    assert f"the live sweep found {STREAM} at " in caplog.text
+    assert ": its last wake-up said 0; reading on" in caplog.text
     await publish(sessions, channels, public("after"))  # and the wake-ups go on as before
     assert await collect(seat, 1) == ["after"]
     assert await collect(spectator, 1) == ["after"]
@@ -110,15 +117,16 @@ async def test_a_failed_sweep_is_logged_and_tried_again(
 ) -> None:
     class Hub:
         stream = STREAM
-        wanted: ClassVar[list[int]] = []
+        asked: ClassVar[list[int]] = []
 
         def __init__(self, made: Sessions) -> None:
             self.sessions = made
+            self.seen = self.wanted = 0
             self.ready = asyncio.Event()
             self.ready.set()
 
         def want(self, newest: int) -> None:
-            self.wanted.append(newest)
+            self.asked.append(newest)
 
     def broken() -> AsyncSession:
         raise ConnectionError("the database is away")
@@ -128,4 +136,4 @@ async def test_a_failed_sweep_is_logged_and_tried_again(
     await commit_without_waking(sessions, "vote")
     await sweep.sweep_once(hubs, Turns())
     assert "live sweep failed" in caplog.text
-    assert Hub.wanted == [1]  # the other database's hubs were still swept
+    assert Hub.asked == [1]  # the other database's hubs were still swept

@@ -34,6 +34,10 @@ class Swept(Protocol):
 
     stream: str
     sessions: Sessions
+    seen: int
+    """The newest seq the hub has read."""
+    wanted: int
+    """The newest seq a wake-up (or an earlier sweep) told it of."""
 
     @property
     def ready(self) -> asyncio.Event: ...
@@ -63,7 +67,20 @@ async def sweep_once(hubs: Sequence[Swept], turns: Turns) -> None:
             _log.warning("live sweep failed; again in %.1f s", SWEEP_SECONDS, exc_info=True)
             continue
         for hub in group:
-            hub.want(newest.get(hub.stream, 0))
+            found = newest.get(hub.stream, 0)
+            if found > hub.seen:
+                _log_behind(hub, found)
+            hub.want(found)
+
+
+def _log_behind(hub: Swept, found: int) -> None:
+    """Say that a hub was behind, and why: no wake-up told it (lost, or still on its way), or
+    one did and it has not read that far (a read failing, or still running)."""
+    if found > hub.wanted:
+        why = f"its last wake-up said {hub.wanted}"
+    else:
+        why = f"it has read up to {hub.seen} only"
+    _log.info("the live sweep found %s at %d: %s; reading on", hub.stream, found, why)
 
 
 async def _newest(turns: Turns, sessions: Sessions, streams: list[str]) -> dict[str, int]:
