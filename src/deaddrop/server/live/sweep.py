@@ -74,13 +74,18 @@ async def sweep_once(hubs: Sequence[Swept], turns: Turns) -> None:
 
 
 def _log_behind(hub: Swept, found: int) -> None:
-    """Say that a hub was behind, and why: no wake-up told it (lost, or still on its way), or
-    one did and it has not read that far (a read failing, or still running)."""
+    """Say that a hub was behind: at INFO when no wake-up told it (one lost, or rarely one
+    still on its way), at DEBUG when one did and its read had not got there (most often a read
+    still running)."""
     if found > hub.wanted:
-        why = f"its last wake-up said {hub.wanted}"
+        _log.info(
+            "the live sweep found %s at %d: its last wake-up said %d; reading on",
+            hub.stream,
+            found,
+            hub.wanted,
+        )
     else:
-        why = f"it has read up to {hub.seen} only"
-    _log.info("the live sweep found %s at %d: %s; reading on", hub.stream, found, why)
+        _log.debug("the live sweep found %s at %d: read up to %d", hub.stream, found, hub.seen)
 
 
 async def _newest(turns: Turns, sessions: Sessions, streams: list[str]) -> dict[str, int]:
