@@ -137,3 +137,24 @@ async def test_a_failed_sweep_is_logged_and_tried_again(
     await sweep.sweep_once(hubs, Turns())
     assert "live sweep failed" in caplog.text
     assert Hub.asked == [1]  # the other database's hubs were still swept
+
+
+async def test_the_sweep_goes_on_after_a_sweep_that_failed(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    monkeypatch.setattr(sweep, "SWEEP_SECONDS", 0.01)
+    sweeps: list[int] = []
+
+    async def flaky(hubs: Sequence[sweep.Swept], turns: Turns) -> None:
+        sweeps.append(len(hubs))
+        if len(sweeps) == 1:
+            raise RuntimeError("a bug in one sweep")
+
+    monkeypatch.setattr(sweep, "sweep_once", flaky)
+    running = asyncio.create_task(sweep.sweep(list, Turns()))
+    while len(sweeps) < 3:
+        await asyncio.sleep(0.01)
+    running.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await running
+    assert "live sweep failed" in caplog.text

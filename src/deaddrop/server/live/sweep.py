@@ -50,7 +50,10 @@ async def sweep(hubs: Callable[[], Sequence[Swept]], turns: Turns) -> None:
     what the hub has been told of."""
     while True:
         await asyncio.sleep(SWEEP_SECONDS)
-        await sweep_once(hubs(), turns)
+        try:
+            await sweep_once(hubs(), turns)
+        except Exception:  # never end the sweep: the next one may do better
+            _log.exception("live sweep failed")
 
 
 async def sweep_once(hubs: Sequence[Swept], turns: Turns) -> None:
