@@ -75,9 +75,13 @@ def test_the_services_marker_selects_what_needs_postgresql_redis_or_chromium() -
                 "test_a_listener_gets_only_its_audience_over_redis",
                 "test_reconnect_over_redis_gets_exactly_what_was_missed",
                 "test_two_processes_each_deliver_what_the_other_published",
+                "test_a_page_whose_redis_subscription_is_cut_still_gets_every_event",
             )
             for backend in ("sqlite", "postgresql")
         ),
+        # Redis unreachable on purpose: only its PostgreSQL half needs a service.
+        redis + "test_a_page_opened_while_redis_is_away_gets_its_events_and_nothing_breaks"
+        "[postgresql]",
         worker + "test_a_pouch_resolved_by_a_worker_reaches_an_open_page_of_a_server[sqlite]",
         worker + "test_a_pouch_resolved_by_a_worker_reaches_an_open_page_of_a_server[postgresql]",
         # chromium: every browser test.
