@@ -162,7 +162,8 @@ async def test_a_page_whose_redis_subscription_is_cut_still_gets_every_event(
         assert await collect(page, 1) == ["while-cut"]
         # And the wake-ups come again: Litestar's own reader would have ended for good.
         monkeypatch.setattr(sweep, "SWEEP_SECONDS", 3600.0)
-        await asyncio.sleep(1.0)  # the sweep's last short pause ends; the reader reconnects
+        await asyncio.sleep(0.2)  # the sweep's last short pause ends
+        await _wait_subscribed_again(redis_url, name)
         await publish(sessions, channels, stream, public("after"))
         assert await collect(page, 1) == ["after"]
 
@@ -201,5 +202,19 @@ async def _cut_connections_named(redis_url: str, name: str) -> None:
         assert ours, f"no Redis connection is named {name}"
         for client_id in ours:
             await admin.client_kill_filter(_id=client_id)
+    finally:
+        await admin.aclose()
+
+
+async def _wait_subscribed_again(redis_url: str, name: str) -> None:
+    """Until Redis shows a connection with this client name subscribed to a channel again."""
+    admin = Redis.from_url(redis_url)
+    try:
+        for _ in range(100):
+            clients = await admin.client_list()
+            if any(c.get("name") == name and int(c.get("sub", 0)) > 0 for c in clients):
+                return
+            await asyncio.sleep(0.05)
+        raise AssertionError(f"the connection {name} did not subscribe again within 5 s")
     finally:
         await admin.aclose()
