@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import asyncio
 import uuid
-from collections.abc import AsyncIterator
-from contextlib import AsyncExitStack
+from collections.abc import AsyncGenerator, AsyncIterator
+from contextlib import AsyncExitStack, asynccontextmanager
 
 import pytest
 from litestar.channels import ChannelsPlugin
+from litestar.response.sse import ServerSentEventMessage
 from redis.asyncio import Redis
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
@@ -151,12 +152,7 @@ async def test_a_page_whose_redis_subscription_is_cut_still_gets_every_event(
     monkeypatch.setattr(sweep, "SWEEP_SECONDS", 0.1)
     name = f"deaddrop-test-{uuid.uuid4().hex[:12]}"
     reader = channels_plugin(f"{redis_url}{'&' if '?' in redis_url else '?'}client_name={name}")
-    async with AsyncExitStack() as stack:
-        stack.push_async_callback(close_redis, reader)
-        await stack.enter_async_context(reader)
-        page = live_stream(reader, sessions, stream, 1, None, render, keepalive=0.2)
-        stack.push_async_callback(page.aclose)
-        assert (await anext(page)).comment == "connected"
+    async with _seat_page(reader, sessions, stream) as page:
         await _cut_connections_named(redis_url, name)
         await publish(sessions, channels, stream, public("while-cut"))
         assert await collect(page, 1) == ["while-cut"]
@@ -176,12 +172,7 @@ async def test_a_page_opened_while_redis_is_away_gets_its_events_and_nothing_bre
 ) -> None:
     monkeypatch.setattr(sweep, "SWEEP_SECONDS", 0.1)
     away = channels_plugin("redis://127.0.0.1:1/0")  # nothing listens there
-    async with AsyncExitStack() as stack:
-        stack.push_async_callback(close_redis, away)
-        await stack.enter_async_context(away)
-        page = live_stream(away, sessions, stream, 1, None, render, keepalive=0.2)
-        stack.push_async_callback(page.aclose)
-        assert (await anext(page)).comment == "connected"
+    async with _seat_page(away, sessions, stream) as page:
         async with sessions() as db:  # a write, and its wake-up as writers send it
             seq = await journal.append(db, stream, [public("vote")])
             await db.commit()
@@ -193,28 +184,46 @@ async def test_a_page_opened_while_redis_is_away_gets_its_events_and_nothing_bre
     assert f"wake-up of {stream} failed" in caplog.text
 
 
-async def _cut_connections_named(redis_url: str, name: str) -> None:
-    """Close, from the Redis side, every connection with this client name (and no other)."""
+@asynccontextmanager
+async def _seat_page(
+    plugin: ChannelsPlugin, sessions: async_sessionmaker[AsyncSession], stream: str
+) -> AsyncIterator[AsyncGenerator[ServerSentEventMessage, None]]:
+    """Seat 1's page of `stream`, connected, on its own channels plugin (one process)."""
+    async with AsyncExitStack() as stack:
+        stack.push_async_callback(close_redis, plugin)
+        await stack.enter_async_context(plugin)
+        page = live_stream(plugin, sessions, stream, 1, None, render, keepalive=0.2)
+        stack.push_async_callback(page.aclose)
+        assert (await anext(page)).comment == "connected"
+        yield page
+
+
+@asynccontextmanager
+async def _redis_admin(redis_url: str) -> AsyncIterator[Redis]:
+    """A client of its own, to look at and close the others' connections."""
     admin = Redis.from_url(redis_url)
     try:
+        yield admin
+    finally:
+        await admin.aclose()
+
+
+async def _cut_connections_named(redis_url: str, name: str) -> None:
+    """Close, from the Redis side, every connection with this client name (and no other)."""
+    async with _redis_admin(redis_url) as admin:
         clients = await admin.client_list()
         ours = [client["id"] for client in clients if client.get("name") == name]
         assert ours, f"no Redis connection is named {name}"
         for client_id in ours:
             await admin.client_kill_filter(_id=client_id)
-    finally:
-        await admin.aclose()
 
 
 async def _wait_subscribed_again(redis_url: str, name: str) -> None:
     """Until Redis shows a connection with this client name subscribed to a channel again."""
-    admin = Redis.from_url(redis_url)
-    try:
+    async with _redis_admin(redis_url) as admin:
         for _ in range(100):
             clients = await admin.client_list()
             if any(c.get("name") == name and int(c.get("sub", 0)) > 0 for c in clients):
                 return
             await asyncio.sleep(0.05)
         raise AssertionError(f"the connection {name} did not subscribe again within 5 s")
-    finally:
-        await admin.aclose()
