@@ -29,7 +29,7 @@ def stream_of(table: CardsTable) -> str:
 
 def write_to(db: AsyncSession, table: CardsTable) -> GameWrite[State, Action]:
     """A write to `table` in `db`'s transaction (journaled, committed, woken as one)."""
-    return GameWrite(db, CARDS, table.public_id)
+    return GameWrite(db, CARDS, table.public_id, table)
 
 
 def setup_of(table: CardsTable) -> Setup:

@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
+from sqlalchemy import Table, insert
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm.exc import StaleDataError
@@ -21,6 +22,8 @@ from sqlalchemy.orm.exc import StaleDataError
 from deaddrop.engine.core.errors import IllegalAction
 from deaddrop.engine.core.events import Event
 from deaddrop.engine.core.protocol import Engine
+from deaddrop.server.db.base import Base
+from deaddrop.server.db.versioned import write_versioned_row
 from deaddrop.server.hosting import writers
 from deaddrop.server.hosting.refusals import Refused, Stale
 from deaddrop.server.hosting.states import StateCache
@@ -30,6 +33,17 @@ from deaddrop.server.live.wakeup import wakeups_of
 
 StateT = TypeVar("StateT")
 ActionT = TypeVar("ActionT")
+
+
+Insert = tuple[Table, dict[str, Any]]
+"""A row to insert: its table and its values."""
+
+
+async def insert_all(db: AsyncSession, inserts: Sequence[Insert]) -> None:
+    """Insert rows with Core, in order, the ORM's pending changes left for later."""
+    with db.no_autoflush:
+        for table, values in inserts:
+            await db.execute(insert(table), values)
 
 
 class Conflict(Exception):
@@ -63,10 +77,19 @@ def check_version(expected: int | None, current: int, message: str) -> None:
 class GameWrite(Generic[StateT, ActionT]):
     """One write to one game, inside the caller's transaction (it holds the writer lock)."""
 
-    def __init__(self, db: AsyncSession, game: Hosted[StateT, ActionT], public_id: str) -> None:
+    def __init__(
+        self,
+        db: AsyncSession,
+        game: Hosted[StateT, ActionT],
+        public_id: str,
+        row: Base | None = None,
+    ) -> None:
         self.db = db
         self.game = game
         self.public_id = public_id
+        self.row = row
+        """The game's own versioned row: written by `commit` first, without the ORM's flush."""
+        self._inserts: list[Insert] = []
         self._events: list[Event] = []
         self._reached: tuple[int, StateT] | None = None
         self._due: list[str] = []
@@ -92,6 +115,11 @@ class GameWrite(Generic[StateT, ActionT]):
         """The state the game is in at `version` once this write commits (cached then)."""
         self._reached = (version, state)
 
+    def insert(self, table: Table, values: dict[str, Any]) -> None:
+        """Insert a row (a log entry) at the commit, after the game's row, as a Core insert:
+        a lost race for its key is a `Conflict` like the row's."""
+        self._inserts.append((table, values))
+
     def due(self, job: str) -> None:
         """Once committed, tell the background job `job` that work is due now."""
         self._due.append(job)
@@ -106,6 +134,7 @@ class GameWrite(Generic[StateT, ActionT]):
         may retry, not halfway through.
         """
         try:
+            await self._write_rows()
             seq = await self._journal_now(after)
             await self.db.commit()
         except (StaleDataError, IntegrityError) as error:
@@ -113,6 +142,18 @@ class GameWrite(Generic[StateT, ActionT]):
             raise Conflict() from error
         await self.settle(seq)
         return seq
+
+    async def _write_rows(self) -> None:
+        """The game's row (its version checked), then this write's inserts; with Core, for the
+        ORM's unit of work cost more than the statements (db/versioned.py)."""
+        if self.row is not None:
+            await write_versioned_row(self.db, self.row)
+        await insert_all(self.db, self.take_inserts())
+
+    def take_inserts(self) -> list[Insert]:
+        """The rows to insert with this write, handed to a caller that stores them itself."""
+        inserts, self._inserts = self._inserts, []
+        return inserts
 
     async def _journal_now(self, after: int | None) -> int:
         """Insert this write's journal rows; the stream's new last seq (0: nothing journaled)."""
@@ -145,10 +186,13 @@ class GameWrite(Generic[StateT, ActionT]):
             wakeups.due(job)
 
 
-async def commit_or_conflict(db: AsyncSession, journal_rows: Sequence[JournalRow] = ()) -> None:
-    """Insert the journal rows, commit; a lost race for a game row or a key rolls back and
-    becomes `Conflict`."""
+async def commit_or_conflict(
+    db: AsyncSession, journal_rows: Sequence[JournalRow] = (), inserts: Sequence[Insert] = ()
+) -> None:
+    """Insert `inserts` and the journal rows, commit; a lost race for a game row or a key
+    rolls back and becomes `Conflict`."""
     try:
+        await insert_all(db, inserts)
         await journal.insert_rows(db, journal_rows)
         await db.commit()
     except (StaleDataError, IntegrityError) as error:
@@ -158,7 +202,8 @@ async def commit_or_conflict(db: AsyncSession, journal_rows: Sequence[JournalRow
 
 async def commit_writes(db: AsyncSession, writes: Sequence[GameWrite[Any, Any]]) -> None:
     """Commit several games' writes in `db`'s one transaction (a lost race of any:
-    `Conflict`, nothing stored), their journals in one insert; then settle each."""
+    `Conflict`, nothing stored), their journals in one insert; then settle each. Their game
+    rows are the caller's to write (a batch writes them together: db/versioned.py)."""
     with db.no_autoflush:  # a lost race surfaces in the commit, as in `GameWrite.commit`
         last = await journal.last_seqs(db, [write.stream for write in writes])
     rows: list[JournalRow] = []
@@ -167,6 +212,7 @@ async def commit_writes(db: AsyncSession, writes: Sequence[GameWrite[Any, Any]])
         events = write.take_events()
         rows += journal.rows_after(write.stream, last[write.stream], events)
         seqs.append(last[write.stream] + len(events) if events else 0)
-    await commit_or_conflict(db, rows)
+    inserts = [row for write in writes for row in write.take_inserts()]
+    await commit_or_conflict(db, rows, inserts)
     for write, seq in zip(writes, seqs, strict=True):
         await write.settle(seq)

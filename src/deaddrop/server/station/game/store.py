@@ -42,7 +42,7 @@ STATION: Hosted[State, Action] = Hosted(ENGINE, _STATES, explain)
 
 def write_to(db: AsyncSession, game: StationGame) -> GameWrite[State, Action]:
     """A write to `game` in `db`'s transaction (journaled, committed, woken as one)."""
-    return GameWrite(db, STATION, game.public_id)
+    return GameWrite(db, STATION, game.public_id, game)
 
 
 async def load_state(db: AsyncSession, game: StationGame) -> State:

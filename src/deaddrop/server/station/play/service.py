@@ -36,6 +36,8 @@ from deaddrop.server.station.play.pouch_due import POUCH_RUNNER
 from deaddrop.server.station.standins.back import back_on_save
 from deaddrop.server.station.standins.quiet import check_own_saves_stand
 
+ACTIONS = StationAction.metadata.tables[StationAction.__tablename__]
+"""The action log's table (a Core insert: no ORM object to track)."""
 ATTEMPTS = 5
 """How often a play action is retried when another process wrote to the game first."""
 
@@ -138,14 +140,15 @@ async def _act_once(
     follow_engine(game, new_state, now)
     if game.early_pouch and all_done(new_state) and game.deadline is not None:
         game.deadline = min(game.deadline, now)  # S41: the runner sends it at once
-    db.add(
-        StationAction(
-            game_id=game.id,
-            seq=game.version,
-            day=state.day,
-            action=write.action_json(action),
-            user_id=context.user.id if context.user is not None else None,
-        )
+    write.insert(
+        ACTIONS,
+        {
+            "game_id": game.id,
+            "seq": game.version,
+            "day": state.day,
+            "action": write.action_json(action),
+            "user_id": context.user.id if context.user is not None else None,
+        },
     )
     if announcement is not None:
         write.journal([announce(db, game, *announcement)])
