@@ -21,6 +21,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm.exc import StaleDataError
 
 from deaddrop.server.db.base import Base
+from deaddrop.server.db.driver import send_in
 
 
 async def update_versioned(db: AsyncSession, rows: Sequence[Base], *, locked: bool) -> None:
@@ -54,9 +55,9 @@ async def write_versioned_row(db: AsyncSession, row: Base) -> None:
     if not state.committed_state:
         return
     params = _params(row)
-    with db.no_autoflush:  # the ORM must not write this row itself first
-        result = await db.execute(_statement(type(row), _changed_names(params)), params)
-    if int(getattr(result, "rowcount", -1)) != 1:
+    # The ORM must not write this row itself first (`send_in` does not flush).
+    sent = await send_in(db, _statement(type(row), _changed_names(params)), params)
+    if sent.rowcount != 1:
         raise StaleDataError("the row was changed meanwhile")
     mapper: Any = state.mapper
     setattr(row, mapper.get_property_by_column(mapper.version_id_col).key, params["_new"])

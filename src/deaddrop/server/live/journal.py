@@ -11,6 +11,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from deaddrop.engine.core.events import Event
 from deaddrop.server.db.base import UTCDateTime, utcnow
+from deaddrop.server.db.driver import send_in
 from deaddrop.server.live.models import LiveEvent
 
 _EVENTS = LiveEvent.metadata.tables[LiveEvent.__tablename__]
@@ -53,8 +54,8 @@ async def append(db: AsyncSession, stream: str, events: Sequence[Event]) -> int:
         values[f"public_{number}"] = event.audience.public
         values[f"seats_{number}"] = sorted(event.audience.seats)
         values[f"payload_{number}"] = dict(event.payload)
-    numbered = await db.scalars(_numbered_insert(len(events)), values)
-    return int(max(numbered))
+    numbered = await send_in(db, _numbered_insert(len(events)), values)
+    return int(max(seq for (seq,) in numbered.rows))
 
 
 NUMBERED_AT_ONCE = 8

@@ -44,14 +44,14 @@ def test_a_changed_row_is_written_once_and_left_clean(
     async def rename(db: AsyncSession) -> list[str]:
         game = await game_row(db, game_id)
         game.title = "Renamed"
-        sent = _statements(db)
         await write_versioned_row(db, game)
         assert game.row_version == before + 1
         assert not inspect(game).committed_state and game not in db.dirty
+        sent = _statements(db)
         await db.commit()  # the ORM's flush finds nothing to write
         return sent
 
-    assert run_db(rename) == ["UPDATE"]
+    assert "UPDATE" not in run_db(rename)
     assert run_db(lambda db: _title_and_version(db, game_id)) == ("Renamed", before + 1)
 
 

@@ -18,6 +18,7 @@ from deaddrop.engine.station import (
     all_done,
 )
 from deaddrop.server.clock import Clock
+from deaddrop.server.db.base import utcnow
 from deaddrop.server.hosting.refusals import Refused, Stale
 from deaddrop.server.hosting.transaction import Conflict, check_version
 from deaddrop.server.station.game.access import GameContext
@@ -148,6 +149,7 @@ async def _act_once(
             "day": state.day,
             "action": write.action_json(action),
             "user_id": context.user.id if context.user is not None else None,
+            "created_at": utcnow(),
         },
     )
     if announcement is not None:

@@ -18,6 +18,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 from sqlalchemy.types import NullType
 
 from deaddrop.server.accounts.models import User
+from deaddrop.server.db.driver import send
 from deaddrop.server.db.kv import KeyValue
 from deaddrop.server.live.models import LiveEvent
 from deaddrop.server.station.game.models import StationGame, StationSeat
@@ -97,34 +98,7 @@ async def read_facts(
     """The facts of `user_id`'s page of game `game` (public id) under session `session_id`;
     None when the session is gone or expired, or the person holds no seat in that game."""
     values = {"session": session_id, "user": user_id, "game": game, "stream": stream, "now": now}
-    if connection.dialect.name == "sqlite":
-        return await _read_on_sqlite(connection, values)
-    row = (await connection.execute(_STATEMENT, values)).first()
-    return None if row is None else tuple(row)
-
-
-_SQLITE: list[tuple[str, tuple[str, ...], dict[str, Any], Any]] = []
-"""The statement compiled for SQLite once: its SQL, its parameters' order, the values of its
-fixed parameters (the namespace, the tabs' names), and `now`'s processor."""
-
-
-async def _read_on_sqlite(connection: AsyncConnection, values: dict[str, Any]) -> Facts | None:
-    """The statement straight through the driver: on SQLite (a read runs on the event loop,
-    db/sqlite_connection.py) SQLAlchemy's execution costs three times the statement itself,
-    and every page asks it. The columns come as the driver gives them anyway (`_whole_row`)."""
-    if not _SQLITE:
-        dialect = connection.dialect
-        compiled = _STATEMENT.compile(dialect=dialect)
-        fixed = dict(compiled.construct_params(values))
-        now = KeyValue.__table__.c.expires_at.type.bind_processor(dialect)
-        _SQLITE.append((compiled.string, tuple(compiled.positiontup or ()), fixed, now))
-    sql, order, fixed, process_now = _SQLITE[0]
-    values = {**fixed, **values}
-    if process_now is not None:  # the stored form of a moment, as SQLAlchemy writes it
-        values["now"] = process_now(values["now"])
-    driver = (await connection.get_raw_connection()).driver_connection
-    assert driver is not None  # a checked-out connection
-    async with await driver.cursor() as cursor:  # a cursor's read runs inline; see above
-        await cursor.execute(sql, tuple(values[name] for name in order))
-        row = await cursor.fetchone()
-    return None if row is None else tuple(row)
+    # Straight through the driver on SQLite (db/driver.py): every warm page asks it, and the
+    # columns come as the driver gives them anyway (`_whole_row`).
+    rows = (await send(connection, _STATEMENT, values)).rows
+    return rows[0] if rows else None

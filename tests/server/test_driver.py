@@ -1,0 +1,90 @@
+"""Statements sent straight through SQLite's driver (db/driver.py) bind and read exactly as
+SQLAlchemy's own execution does, on every backend."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from sqlalchemy import Text, bindparam, cast, insert, select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from deaddrop.server.db import driver
+from deaddrop.server.live.models import LiveEvent
+
+RunDb = Callable[[Callable[[AsyncSession], Awaitable[Any]]], Any]
+EVENTS = LiveEvent.metadata.tables[LiveEvent.__tablename__]
+MOMENT = datetime(2026, 12, 4, 17, 30, 5, 123456, tzinfo=UTC)
+_INSERT = insert(EVENTS).values(
+    {name: bindparam(name) for name in ("stream", "seq", "kind", "public", "seats", "payload")}
+    | {"created_at": bindparam("created_at")}
+)
+_NEWER = select(EVENTS.c.seq, EVENTS.c.payload).where(
+    EVENTS.c.stream == bindparam("stream"), EVENTS.c.created_at > bindparam("after")
+)
+
+
+def _event(seq: int, **extra: Any) -> dict[str, Any]:
+    return {
+        "stream": "test:driver",
+        "seq": seq,
+        "kind": "post",
+        "public": True,
+        "seats": [2, 0],
+        "payload": {"text": "سلام – hello", "n": seq},
+        **extra,
+    }
+
+
+def test_values_are_bound_and_read_as_sqlalchemy_binds_them(run_db: RunDb) -> None:
+    async def write_and_read(db: AsyncSession) -> list[Any]:
+        sent = await driver.send_in(db, _INSERT, _event(1, created_at=MOMENT))
+        assert sent.rowcount == 1
+        await db.execute(_INSERT, _event(2, created_at=MOMENT + timedelta(seconds=1)))
+        await db.execute(_INSERT, _event(3, created_at=MOMENT))  # SQLAlchemy's, to compare
+        await db.commit()
+        stored = await db.execute(select(LiveEvent).order_by(LiveEvent.seq))
+        rows = [(e.seq, e.seats, e.payload, e.created_at) for e in stored.scalars()]
+        as_text = select(cast(EVENTS.c.created_at, Text), cast(EVENTS.c.seats, Text))
+        texts = list(await db.execute(as_text.where(EVENTS.c.seq.in_([1, 3]))))
+        # A moment compared in SQL as SQLAlchemy stores it: only the later event is newer.
+        newer = await driver.send_in(db, _NEWER, {"stream": "test:driver", "after": MOMENT})
+        return [rows, texts, [seq for seq, _payload in newer.rows]]
+
+    rows, texts, newer = run_db(write_and_read)
+    assert rows[:2] == [
+        (1, [2, 0], _event(1)["payload"], MOMENT),
+        (2, [2, 0], _event(2)["payload"], MOMENT + timedelta(seconds=1)),
+    ]
+    assert texts[0] == texts[1]  # stored exactly as SQLAlchemy stores the same values
+    assert newer == [2]
+
+
+def test_a_value_left_to_a_column_default_goes_through_sqlalchemy(run_db: RunDb) -> None:
+    names = ("stream", "seq", "kind", "public", "seats", "payload")
+    statement = insert(EVENTS).values({name: bindparam(name) for name in names})
+
+    async def write(db: AsyncSession) -> datetime | None:
+        await driver.send_in(db, statement, _event(1))
+        await db.commit()
+        return await db.scalar(select(LiveEvent.created_at))
+
+    before = datetime.now(UTC)
+    stored = run_db(write)
+    assert stored is not None and before <= stored <= datetime.now(UTC)
+
+
+def test_a_statement_is_compiled_once(run_db: RunDb) -> None:
+    async def twice(db: AsyncSession) -> None:
+        for seq in (1, 2):
+            await driver.send_in(db, _INSERT, _event(seq, created_at=MOMENT))
+        await db.rollback()
+
+    run_db(twice)
+    if "sqlite" in str(run_db(lambda db: _url(db))):
+        assert _INSERT in driver._PREPARED
+
+
+async def _url(db: AsyncSession) -> str:
+    return str(db.bind.url)  # type: ignore[union-attr]
