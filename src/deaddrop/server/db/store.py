@@ -10,7 +10,9 @@ from sqlalchemy import ColumnElement, Select, bindparam, delete, inspect, or_, s
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from deaddrop.server.db.base import utcnow
+from deaddrop.server.db.driver import send_in
 from deaddrop.server.db.kv import KeyValue
+from deaddrop.server.db.raw_rows import columns_of, loaded
 from deaddrop.server.db.upsert import insert_for
 
 _LIVE = (
@@ -26,11 +28,13 @@ _WITH_ROW: dict[type[Any], Select[Any]] = {}
 
 
 def _value_with_row(model: type[Any]) -> Select[Any]:
-    """A live value and a `model` row by primary key (`row_id`) in one statement, built once."""
+    """A live value and a `model` row's columns by primary key (`row_id`) in one statement,
+    built once."""
     statement = _WITH_ROW.get(model)
     if statement is None:
         (primary_key,) = inspect(model).primary_key
-        joined = select(KeyValue.value, model).outerjoin(model, primary_key == bindparam("row_id"))
+        joined = select(KeyValue.value, *columns_of(model)).select_from(KeyValue.__table__)
+        joined = joined.outerjoin(model, primary_key == bindparam("row_id"))
         statement = _WITH_ROW[model] = joined.where(*_LIVE)
     return statement
 
@@ -160,8 +164,13 @@ class DatabaseStore(NamespacedStore):
         key `row_id` (None if there is none), loaded into `db`. The caller keeps the row while
         it needs `db.get` to find it: a session holds its rows only weakly."""
         values = {**self._live_values(key), "row_id": row_id}
-        found = (await db.execute(_value_with_row(model), values)).first()
-        return (None, None) if found is None else (cast(bytes, found[0]), found[1])
+        # Straight through the driver on SQLite: every request but a known page's asks it.
+        found = (await send_in(db, _value_with_row(model), values)).rows
+        if not found:
+            return None, None
+        value, *columns = found[0]
+        row = None if columns[0] is None else loaded(db, model, columns)
+        return cast(bytes, value), row
 
     async def delete(self, key: str) -> None:
         """Forget `key`; nothing happens if it is not there."""

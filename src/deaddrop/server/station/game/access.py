@@ -14,6 +14,8 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import InstrumentedAttribute
 
 from deaddrop.server.accounts.models import User
+from deaddrop.server.db.driver import send_in
+from deaddrop.server.db.raw_rows import columns_of, loaded
 from deaddrop.server.station.game.models import StationGame, StationSeat
 
 NOT_FOUND = "There is no such game, or you are not at its table."
@@ -51,12 +53,14 @@ async def _game_by(
     return await db.scalar(select(StationGame).where(column == value))
 
 
+_GAME_COLUMNS = columns_of(StationGame)
 _MEMBER = (
-    select(StationGame, StationSeat)
+    select(*_GAME_COLUMNS, *columns_of(StationSeat))
     .join(StationSeat, StationSeat.game_id == StationGame.id)
     .where(StationGame.public_id == bindparam("game"), StationSeat.user_id == bindparam("user"))
 )
-"""A game by public id with one person's seat in it; built once, not per request."""
+"""A game by public id with one person's seat in it, their columns; built once, not per
+request."""
 
 
 async def access_game_for_member(db: AsyncSession, game_id: str, user: User) -> GameContext:
@@ -64,13 +68,15 @@ async def access_game_for_member(db: AsyncSession, game_id: str, user: User) -> 
     if not game_id or len(game_id) > 64:
         raise NotFoundException(NOT_FOUND)
     # The game and this person's seat in one round trip: every page of a game starts here.
-    found = (await db.execute(_MEMBER, {"game": game_id, "user": user.id})).first()
+    # Straight through the driver on SQLite (db/driver.py): every page and save asks it.
+    found = (await send_in(db, _MEMBER, {"game": game_id, "user": user.id})).rows
     # Outsiders, joiners who left or were removed, and holders who were replaced see nothing;
     # a game that does not exist answers the same.
-    if found is None:
+    if not found:
         raise NotFoundException(NOT_FOUND)
-    game, seat = found
-    return GameContext(game, user, seat)
+    row, split = found[0], len(_GAME_COLUMNS)
+    game = loaded(db, StationGame, row[:split])
+    return GameContext(game, user, loaded(db, StationSeat, row[split:]))
 
 
 async def access_game_for_host(db: AsyncSession, game_id: str, user: User) -> GameContext:

@@ -1,0 +1,53 @@
+"""ORM objects made from a row's values, as the ORM's own loading makes them.
+
+A request's first reads (the session with its account, a game with the person's seat) go
+straight through SQLite's driver (db/driver.py); their rows become the session's persistent
+objects here, so that the handler, `db.get` and a later flush see exactly what an ORM query
+would have given them, without the ORM's execution around a query.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Sequence
+from typing import Any, TypeVar
+
+from sqlalchemy import inspect
+from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.orm import make_transient_to_detached
+
+from deaddrop.server.db.base import Base
+
+M = TypeVar("M", bound=Base)
+
+
+def columns_of(model: type[Base]) -> list[Any]:
+    """The columns of `model`'s table in the order `loaded` reads a row of it."""
+    return list(_layout(model)[0])
+
+
+@functools.cache
+def _layout(model: type[Base]) -> tuple[tuple[Any, ...], tuple[str, ...], tuple[str, ...]]:
+    """The table's columns, the attribute each is mapped to, and the primary key's attributes."""
+    mapper: Any = inspect(model)
+    columns = tuple(mapper.local_table.c)
+    keys = tuple(mapper.get_property_by_column(column).key for column in columns)
+    primary = tuple(mapper.get_property_by_column(column).key for column in mapper.primary_key)
+    return columns, keys, primary
+
+
+def loaded(db: AsyncSession, model: type[M], values: Sequence[Any]) -> M:
+    """The persistent `model` object of a row of its columns (`columns_of` order, values as
+    SQLAlchemy reads them); the session's own object when it already holds that row."""
+    _columns, keys, primary = _layout(model)
+    by_key = dict(zip(keys, values, strict=True))
+    mapper: Any = inspect(model)
+    identity = mapper.identity_key_from_primary_key([by_key[key] for key in primary])
+    held = db.sync_session.identity_map.get(identity)
+    if held is not None:
+        return held  # type: ignore[no-any-return]
+    made: M = mapper.class_manager.new_instance()
+    inspect(made).dict.update(by_key)
+    make_transient_to_detached(made)  # its values are the stored ones, its key its row's
+    db.add(made)  # persistent in this session, as if loaded by it
+    return made
