@@ -72,7 +72,7 @@ def test_a_floor_page_takes_one_connection(server: TestClient[Litestar], table: 
     with counted(server.app.state.engine) as counts:
         again = alice.get(floor)
     assert again.text == page.text
-    # Kept: the facts alone (sent straight to the driver on SQLite, past SQLAlchemy's count).
+    # Kept: the facts alone.
     assert counts["checkouts"] == counts["checkins"] == 1
     assert counts["statements"] <= 1
 

@@ -7,7 +7,8 @@ of times a second. Here a statement is compiled once, its values bound as SQLAlc
 them (each type's bind processor: a moment as its stored text, JSON as text) and its rows read
 as SQLAlchemy reads them, sent on the connection the session already holds, inside its
 transaction. On another database, or for a
-statement that leaves a value to a column default, SQLAlchemy executes it as usual.
+statement that leaves a value to a column default, SQLAlchemy executes it as usual. The
+engine's `before_cursor_execute` listeners hear of every statement either way.
 """
 
 from __future__ import annotations
@@ -97,6 +98,7 @@ async def send(
         ready = prepared(statement, connection.dialect)
         parameters = ready.parameters(values)
         if parameters is not None:
+            _tell_observers(connection, ready.sql, parameters)
             driver = (await connection.get_raw_connection()).driver_connection
             assert driver is not None  # a checked-out connection
             async with await driver.cursor() as cursor:
@@ -106,6 +108,15 @@ async def send(
     result = await connection.execute(statement, dict(values))
     rows = [tuple(row) for row in result] if result.returns_rows else []
     return Sent(rows, int(getattr(result, "rowcount", -1)))
+
+
+def _tell_observers(connection: AsyncConnection, sql: str, parameters: tuple[Any, ...]) -> None:
+    """The engine's `before_cursor_execute` listeners hear of the statement as of any other
+    (counts of statements in tests and tools; no cursor or execution context to give them)."""
+    sync = connection.sync_connection
+    assert sync is not None  # a connection in use
+    for listener in sync.dispatch.before_cursor_execute:
+        listener(sync, None, sql, parameters, None, False)
 
 
 async def send_in(db: AsyncSession, statement: Executable, values: Mapping[str, Any]) -> Sent:
