@@ -18,67 +18,82 @@ from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import Executable
-from sqlalchemy.engine import Dialect
+from sqlalchemy.engine import Connection, Dialect
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession
+
+Slot = tuple[str, Any, Callable[[Any], Any] | None]
+"""One parameter of a statement: its name, its own value (`_GIVEN`: the caller's), and the
+processor of the caller's value."""
+_GIVEN = object()
 
 
 @dataclass(frozen=True)
 class Prepared:
-    """A statement compiled for SQLite: its SQL, its parameters in order, their processors."""
+    """A statement compiled for SQLite: its SQL, its parameters in order, its result columns'
+    readers."""
 
     sql: str
-    order: tuple[str, ...]
-    needed: frozenset[str]
-    """The parameters without a value of their own in the statement: the caller gives them (a
-    column default left out is among them: SQLAlchemy fills it in, not this)."""
-    processors: dict[str, Callable[[Any], Any]]
-    readers: tuple[Callable[[Any], Any] | None, ...]
-    """Each result column's result processor, as SQLAlchemy reads it (None: as it comes)."""
-    compiled: Any
+    slots: tuple[Slot, ...]
+    readers: tuple[tuple[int, Callable[[Any], Any]], ...]
+    """The result columns SQLAlchemy reads through a processor (a moment from its text, JSON
+    from its text), by position."""
 
     def read(self, row: Sequence[Any]) -> tuple[Any, ...]:
         """A driver's row as SQLAlchemy's result would give it."""
-        if not any(self.readers):
+        if not self.readers:
             return tuple(row)
-        return tuple(
-            value if read is None or value is None else read(value)
-            for read, value in zip(self.readers, row, strict=True)
-        )
+        values = list(row)
+        for index, read in self.readers:
+            if values[index] is not None:
+                values[index] = read(values[index])
+        return tuple(values)
 
     def parameters(self, values: Mapping[str, Any]) -> tuple[Any, ...] | None:
-        """The driver's parameters for `values` (the statement's fixed ones added); None when
-        one has no value."""
-        if not self.needed <= values.keys():
-            return None
-        bound = self.compiled.construct_params(dict(values))
-        for name, process in self.processors.items():
-            bound[name] = process(bound[name])
-        return tuple(bound[name] for name in self.order)
+        """The driver's parameters for `values`, bound as SQLAlchemy binds them, the statement's
+        own values among them; None when one has no value (a column default left out:
+        SQLAlchemy fills it in, not this)."""
+        bound = []
+        for name, own, process in self.slots:
+            if own is not _GIVEN:
+                bound.append(own)
+                continue
+            value = values.get(name, _GIVEN)
+            if value is _GIVEN:
+                return None
+            bound.append(value if process is None else process(value))
+        return tuple(bound)
 
 
-_PREPARED: dict[Any, Prepared] = {}
-"""Statements by identity: each is built once (module constants, cached builders)."""
+_PREPARED: dict[Any, Prepared | None] = {}
+"""Statements by identity: each is built once (module constants, cached builders); None for
+one this module cannot bind (an expanding IN, a value computed at execution)."""
 
 
-def prepared(statement: Any, dialect: Dialect) -> Prepared:
-    """`statement` compiled for SQLite once."""
-    found = _PREPARED.get(statement)
-    if found is None:
-        compiled = statement.compile(dialect=dialect)
-        processors = {}
-        for name, bind in compiled.binds.items():
-            process = bind.type.dialect_impl(dialect).bind_processor(dialect)
-            if process is not None:
-                processors[name] = process
-        order = tuple(compiled.positiontup or ())
-        needed = frozenset(name for name in order if compiled.binds[name].value is None)
-        readers = tuple(
-            column.type.dialect_impl(dialect).result_processor(dialect, None)
-            for column in getattr(statement, "exported_columns", ())
-        )
-        found = Prepared(compiled.string, order, needed, processors, readers, compiled)
-        _PREPARED[statement] = found
-    return found
+def prepared(statement: Any, dialect: Dialect) -> Prepared | None:
+    """`statement` compiled for SQLite once (None: leave it to SQLAlchemy)."""
+    if statement in _PREPARED:
+        return _PREPARED[statement]
+    compiled = statement.compile(dialect=dialect)
+    slots: list[Slot] = []
+    ready: Prepared | None = None
+    for name in compiled.positiontup or ():
+        bind = compiled.binds[name]
+        if bind.expanding or bind.callable is not None or bind.literal_execute:
+            break
+        process = bind.type.dialect_impl(dialect).bind_processor(dialect)
+        if bind.value is None:
+            slots.append((name, _GIVEN, process))
+        else:  # the statement's own value (a namespace, a tab's name), bound once
+            slots.append((name, bind.value if process is None else process(bind.value), None))
+    else:
+        readers = [
+            (index, column.type.dialect_impl(dialect).result_processor(dialect, None))
+            for index, column in enumerate(getattr(statement, "exported_columns", ()))
+        ]
+        reading = tuple((index, read) for index, read in readers if read is not None)
+        ready = Prepared(compiled.string, tuple(slots), reading)
+    _PREPARED[statement] = ready
+    return ready
 
 
 @dataclass(frozen=True)
@@ -94,33 +109,47 @@ async def send(
 ) -> Sent:
     """Run `statement` with `values` on `connection` (in its transaction): straight through the
     driver on SQLite, else through SQLAlchemy."""
-    if connection.dialect.name == "sqlite":
-        ready = prepared(statement, connection.dialect)
-        parameters = ready.parameters(values)
-        if parameters is not None:
-            _tell_observers(connection, ready.sql, parameters)
-            driver = (await connection.get_raw_connection()).driver_connection
-            assert driver is not None  # a checked-out connection
-            async with await driver.cursor() as cursor:
-                await cursor.execute(ready.sql, parameters)
-                rows = [ready.read(row) for row in await cursor.fetchall()]
-                return Sent(rows, cursor.rowcount)
+    sync = connection.sync_connection
+    assert sync is not None  # a connection in use
+    sent = await _on_driver(sync, statement, values)
+    if sent is not None:
+        return sent
     result = await connection.execute(statement, dict(values))
     rows = [tuple(row) for row in result] if result.returns_rows else []
     return Sent(rows, int(getattr(result, "rowcount", -1)))
-
-
-def _tell_observers(connection: AsyncConnection, sql: str, parameters: tuple[Any, ...]) -> None:
-    """The engine's `before_cursor_execute` listeners hear of the statement as of any other
-    (counts of statements in tests and tools; no cursor or execution context to give them)."""
-    sync = connection.sync_connection
-    assert sync is not None  # a connection in use
-    for listener in sync.dispatch.before_cursor_execute:
-        listener(sync, None, sql, parameters, None, False)
 
 
 async def send_in(db: AsyncSession, statement: Executable, values: Mapping[str, Any]) -> Sent:
     """`send` on the connection of `db`'s transaction (begun if it was not), its pending ORM
     changes left for the ORM's next flush."""
     with db.no_autoflush:
+        session = db.sync_session
+        if session.in_transaction():  # its connection is held: no I/O to reach it
+            sent = await _on_driver(session.connection(), statement, values)
+            if sent is not None:
+                return sent
         return await send(await db.connection(), statement, values)
+
+
+async def _on_driver(
+    connection: Connection, statement: Executable, values: Mapping[str, Any]
+) -> Sent | None:
+    """The statement run straight through SQLite's driver; None on another database or for a
+    statement SQLAlchemy must run."""
+    if connection.dialect.name != "sqlite":
+        return None
+    ready = prepared(statement, connection.dialect)
+    parameters = None if ready is None else ready.parameters(values)
+    if ready is None or parameters is None:
+        return None
+    if connection._has_events or connection.engine._has_events:
+        # The engine's listeners hear of it as of any other statement (counts of statements
+        # in tests and tools); there is no cursor or execution context to give them.
+        for listener in connection.dispatch.before_cursor_execute:
+            listener(connection, None, ready.sql, parameters, None, False)
+    driver = connection.connection.driver_connection
+    assert driver is not None  # a checked-out connection
+    async with await driver.cursor() as cursor:
+        await cursor.execute(ready.sql, parameters)
+        rows = [ready.read(row) for row in await cursor.fetchall()]
+        return Sent(rows, cursor.rowcount)
