@@ -50,9 +50,9 @@ async def write_versioned_row(db: AsyncSession, row: Base) -> None:
     """Write one versioned row's changed columns now, only if its version is still the one
     read (else `StaleDataError`), and keep it in the session as written, its new version
     included: what the ORM's flush does for it, without the unit of work. Nothing changed
-    since the load (or the last flush): nothing is written."""
+    since the load (or the last flush), or a row not stored yet: left to the ORM."""
     state = inspect(row)
-    if not state.committed_state:
+    if not state.persistent or not state.committed_state:
         return
     params = _params(row)
     # The ORM must not write this row itself first (`send_in` does not flush).

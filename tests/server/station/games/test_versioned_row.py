@@ -13,6 +13,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm.exc import StaleDataError
 
 from deaddrop.server.db.versioned import write_versioned_row
+from deaddrop.server.station.game.models import StationGame
 from deaddrop.server.testing.clocks import ManualClock
 from tests.server.station.games.helpers import RunDB, game_row
 from tests.server.station.games.test_runner import quick_games
@@ -92,3 +93,27 @@ def test_a_row_changed_meanwhile_is_refused_and_nothing_is_written(
     _, before = run_db(lambda db: _title_and_version(db, game_id))
     run_db(lose_the_race)
     assert run_db(lambda db: _title_and_version(db, game_id)) == ("Theirs", before + 1)
+
+
+def test_a_row_not_stored_yet_is_left_to_the_orm(
+    clock: ManualClock, run_db: RunDB, server: TestClient[Litestar]
+) -> None:
+    [game_id] = run_db(lambda db: quick_games(db, 1, clock, "new"))
+
+    async def copy_and_write(db: AsyncSession) -> str:
+        model = await game_row(db, game_id)
+        copy = StationGame(
+            public_id="copy-of-a-game",
+            invite_token="copy-invite",
+            host_id=model.host_id,
+            title="A copy",
+            pouch_minute=model.pouch_minute,
+            time_zone=model.time_zone,
+            row_version=1,
+        )
+        db.add(copy)
+        await write_versioned_row(db, copy)  # pending: the ORM inserts it at the commit
+        await db.commit()
+        return (await game_row(db, "copy-of-a-game")).title
+
+    assert run_db(copy_and_write) == "A copy"
