@@ -7,7 +7,9 @@ from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+import pytest
 from sqlalchemy import Text, bindparam, cast, insert, select
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from deaddrop.server.db import driver
@@ -88,3 +90,13 @@ def test_a_statement_is_compiled_once(run_db: RunDb) -> None:
 
 async def _url(db: AsyncSession) -> str:
     return str(db.bind.url)  # type: ignore[union-attr]
+
+
+def test_a_broken_unique_key_is_sqlalchemys_integrity_error(run_db: RunDb) -> None:
+    async def twice(db: AsyncSession) -> None:
+        await driver.send_in(db, _INSERT, _event(1, created_at=MOMENT))
+        with pytest.raises(IntegrityError):  # what a write's commit turns into a Conflict
+            await driver.send_in(db, _INSERT, _event(1, created_at=MOMENT))
+        await db.rollback()
+
+    run_db(twice)

@@ -13,12 +13,15 @@ engine's `before_cursor_execute` listeners hear of every statement either way.
 
 from __future__ import annotations
 
+import functools
+import sqlite3
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import Executable
+from sqlalchemy import Executable, Table, bindparam, insert
 from sqlalchemy.engine import Connection, Dialect
+from sqlalchemy.exc import DBAPIError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession
 
 Slot = tuple[str, Any, Callable[[Any], Any] | None]
@@ -96,6 +99,13 @@ def prepared(statement: Any, dialect: Dialect) -> Prepared | None:
     return ready
 
 
+@functools.lru_cache(maxsize=64)
+def inserting(table: Table, names: tuple[str, ...]) -> Any:
+    """`INSERT INTO table (names) VALUES (:names)`: built once per table and columns, so that
+    it is compiled for the driver once too."""
+    return insert(table).values({name: bindparam(name) for name in names})
+
+
 @dataclass(frozen=True)
 class Sent:
     """What a statement sent through the driver gave: its rows and the rows it changed."""
@@ -149,7 +159,12 @@ async def _on_driver(
             listener(connection, None, ready.sql, parameters, None, False)
     driver = connection.connection.driver_connection
     assert driver is not None  # a checked-out connection
-    async with await driver.cursor() as cursor:
-        await cursor.execute(ready.sql, parameters)
-        rows = [ready.read(row) for row in await cursor.fetchall()]
-        return Sent(rows, cursor.rowcount)
+    try:
+        async with await driver.cursor() as cursor:
+            await cursor.execute(ready.sql, parameters)
+            rows = [ready.read(row) for row in await cursor.fetchall()]
+            return Sent(rows, cursor.rowcount)
+    except sqlite3.Error as error:
+        # As SQLAlchemy raises it (a broken unique key: its IntegrityError, which a write's
+        # commit turns into a `Conflict`).
+        raise DBAPIError.instance(ready.sql, parameters, error, sqlite3.Error) from error

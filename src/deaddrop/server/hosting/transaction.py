@@ -10,12 +10,11 @@ pages woken and the background jobs it made due told.
 from __future__ import annotations
 
 import asyncio
-import functools
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
-from sqlalchemy import Table, bindparam, insert
+from sqlalchemy import Table
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm.exc import StaleDataError
@@ -24,7 +23,7 @@ from deaddrop.engine.core.errors import IllegalAction
 from deaddrop.engine.core.events import Event
 from deaddrop.engine.core.protocol import Engine
 from deaddrop.server.db.base import Base
-from deaddrop.server.db.driver import send_in
+from deaddrop.server.db.driver import inserting, send_in
 from deaddrop.server.db.versioned import write_versioned_row
 from deaddrop.server.hosting import writers
 from deaddrop.server.hosting.refusals import Refused, Stale
@@ -44,13 +43,7 @@ Insert = tuple[Table, dict[str, Any]]
 async def insert_all(db: AsyncSession, inserts: Sequence[Insert]) -> None:
     """Insert rows with Core, in order, the ORM's pending changes left for later."""
     for table, values in inserts:
-        await send_in(db, _insert_of(table, tuple(values)), values)
-
-
-@functools.lru_cache(maxsize=64)
-def _insert_of(table: Table, names: tuple[str, ...]) -> Any:
-    """`INSERT INTO table (names) VALUES (:names)`, built once per table and columns."""
-    return insert(table).values({name: bindparam(name) for name in names})
+        await send_in(db, inserting(table, tuple(values)), values)
 
 
 class Conflict(Exception):

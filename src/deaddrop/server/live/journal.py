@@ -11,7 +11,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from deaddrop.engine.core.events import Event
 from deaddrop.server.db.base import UTCDateTime, utcnow
-from deaddrop.server.db.driver import send_in
+from deaddrop.server.db.driver import inserting, send_in
 from deaddrop.server.live.models import LiveEvent
 
 _EVENTS = LiveEvent.metadata.tables[LiveEvent.__tablename__]
@@ -104,13 +104,17 @@ JournalRow = dict[str, Any]
 
 
 async def insert_rows(db: AsyncSession, rows: Sequence[JournalRow]) -> None:
-    """Insert journal rows in one statement (many at once: cheaper than one object each)."""
-    if rows:
+    """Insert journal rows in one statement (many at once: cheaper than one object each; one,
+    a post's, straight through the driver: db/driver.py)."""
+    if len(rows) == 1:
+        await send_in(db, inserting(_EVENTS, tuple(rows[0])), rows[0])
+    elif rows:
         await db.execute(insert(_EVENTS), list(rows))
 
 
 def rows_after(stream: str, seq: int, events: Iterable[Event]) -> list[JournalRow]:
     """The journal rows of `events`, numbered after `seq`, as column values (to insert)."""
+    now = utcnow()
     return [
         {
             "stream": stream,
@@ -119,6 +123,7 @@ def rows_after(stream: str, seq: int, events: Iterable[Event]) -> list[JournalRo
             "public": event.audience.public,
             "seats": sorted(event.audience.seats),
             "payload": dict(event.payload),
+            "created_at": now,
         }
         for number, event in enumerate(events, start=1)
     ]
