@@ -6,7 +6,7 @@ changed columns go in one UPDATE per set of changed columns, each row still cond
 version read, and a lost race still refuses the whole write.
 
 A single row (`write_versioned_row`) is the game row of every save and post: the ORM's unit of
-work for it (and the flushes that find nothing more to write) was a third of a vote's CPU.
+work for it and the save's log entry took 0.81 ms of a 4.6 ms vote in process.
 """
 
 from __future__ import annotations
