@@ -100,10 +100,11 @@ def prepared(statement: Any, dialect: Dialect) -> Prepared | None:
     return ready
 
 
-@functools.lru_cache(maxsize=64)
+@functools.cache
 def inserting(table: Table, names: tuple[str, ...]) -> Any:
-    """`INSERT INTO table (names) VALUES (:names)`: built once per table and columns, so that
-    it is compiled for the driver once too."""
+    """`INSERT INTO table (names) VALUES (:names)`: built once per table and columns (a few,
+    fixed by the code that inserts), so that it is compiled for the driver once too; never
+    evicted, or `_PREPARED` would keep the compiled copies of statements built again."""
     return insert(table).values({name: bindparam(name) for name in names})
 
 

@@ -169,7 +169,9 @@ class DatabaseStore(NamespacedStore):
         if not found:
             return None, None
         value, *columns = found[0]
-        row = None if columns[0] is None else loaded(db, model, columns)
+        # No row of that key: the outer join gives its every column as NULL.
+        missing = all(column is None for column in columns)
+        row = None if missing else loaded(db, model, columns)
         return cast(bytes, value), row
 
     async def delete(self, key: str) -> None:

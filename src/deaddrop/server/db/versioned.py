@@ -95,10 +95,11 @@ def _columns(model: type[Base]) -> dict[str, str]:
     }
 
 
-@functools.lru_cache(maxsize=256)
+@functools.cache
 def _statement(model: type[Base], names: tuple[str, ...]) -> Any:
     """`UPDATE … SET <names>, version = :_new WHERE key = :_key AND version = :_old`: built
-    once per model and set of changed columns."""
+    once per model and set of changed columns (the sets the code's writes make), so that the
+    driver compiles it once too (db/driver.py)."""
     mapper: Any = inspect(model)
     key, version = mapper.primary_key[0], mapper.version_id_col
     values: dict[str, Any] = {name: bindparam(name) for name in names}
