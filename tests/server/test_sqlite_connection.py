@@ -1,5 +1,6 @@
 """The SQLite connection: reads on the event loop's thread, one writer at a time through the
-process's write gate (server/db/sqlite_connection.py)."""
+process's write gate (server/db/sqlite_connection.py); `GatedConnection.run`, a statement and
+its rows in one call (what the driver's statements go through, server/db/driver.py)."""
 
 from __future__ import annotations
 
@@ -245,5 +246,83 @@ async def test_a_call_left_running_on_the_thread_keeps_the_next_ones_off_the_loo
         assert done == ["slow"]
         await cursor.execute("SELECT count(*) FROM notes")
         assert await cursor.fetchone() == (1,)
+    finally:
+        await connection.close()
+
+
+async def _driver(connection: AsyncConnection) -> GatedConnection:
+    raw = (await connection.get_raw_connection()).driver_connection
+    assert isinstance(raw, GatedConnection)
+    return raw
+
+
+async def test_a_read_runs_on_the_event_loop_thread_in_one_call(engine: AsyncEngine) -> None:
+    await _register_thread_function(engine)
+    async with engine.connect() as connection, _counting_trips(connection) as counting:
+        rows, _ = await (await _driver(connection)).run("SELECT thread(), ?", (7,))
+    assert rows == [(threading.get_ident(), 7)]
+    assert counting.trips == 0
+
+
+async def test_a_write_runs_through_the_gate_and_commits_on_the_thread(
+    engine: AsyncEngine,
+) -> None:
+    gate = write_gate(str(engine.url.database))
+    async with engine.connect() as connection, _counting_trips(connection) as counting:
+        await connection.begin()  # as a session's transaction has (db/driver.py `send_in`)
+        driver = await _driver(connection)
+        _, inserted = await driver.run("INSERT INTO notes (who) VALUES (?), (?)", (1, 2))
+        assert inserted == 2 and gate.locked()  # held until the transaction is over
+        _, updated = await driver.run("UPDATE notes SET who = who + 10", ())
+        assert updated == 2 and counting.trips == 0
+        await connection.commit()
+    assert counting.trips == 1 and not gate.locked()
+    async with engine.connect() as connection:
+        assert await connection.scalar(text("SELECT sum(who) FROM notes")) == 23
+
+
+async def test_a_run_waiting_for_another_processs_lock_waits_on_the_thread(
+    engine: AsyncEngine,
+) -> None:
+    other = sqlite3.connect(str(engine.url.database))
+    other.execute("BEGIN IMMEDIATE")
+    other.execute("INSERT INTO notes (who) VALUES (0)")
+    asyncio.get_running_loop().call_later(0.3, other.commit)
+    try:
+        async with engine.connect() as connection:
+            await connection.begin()
+            driver = await _driver(connection)
+            started = time.monotonic()
+            _, inserted = await driver.run("INSERT INTO notes (who) VALUES (?)", (5,))
+            waited = time.monotonic() - started
+            await connection.commit()
+            waits = await connection.scalar(text("PRAGMA busy_timeout"))
+    finally:
+        other.close()
+    assert inserted == 1 and waited >= 0.2  # written once the other process committed
+    assert waits == SQLITE_BUSY_TIMEOUT_MS  # the connection's own busy timeout again
+    async with engine.connect() as connection:
+        rows = (await connection.execute(text("SELECT who FROM notes ORDER BY id"))).all()
+    assert [row[0] for row in rows] == [0, 5]
+
+
+async def test_a_run_after_a_cancelled_call_waits_for_it_on_the_thread(tmp_path: Path) -> None:
+    connection = gated_connect(5.0)(tmp_path / "cancelled.sqlite3")
+    await connection
+    done: list[str] = []
+
+    def slow() -> int:
+        time.sleep(0.3)
+        done.append("slow")
+        return 1
+
+    try:
+        await connection.execute("CREATE TABLE notes (who INT)")
+        await connection.create_function("slow", 0, slow)
+        writing = asyncio.ensure_future(connection.execute("INSERT INTO notes VALUES (slow())"))
+        await asyncio.sleep(0.05)
+        writing.cancel()
+        rows, _ = await connection.run("SELECT count(*) FROM notes", ())
+        assert done == ["slow"] and rows == [(1,)]
     finally:
         await connection.close()

@@ -25,6 +25,8 @@ from sqlalchemy.engine import Connection, Dialect
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession
 
+from deaddrop.server.db.sqlite_connection import GatedConnection
+
 Slot = tuple[str, Any, Callable[[Any], Any] | None]
 """One parameter of a statement: its name, its own value (`_GIVEN`: the caller's), and the
 processor of the caller's value."""
@@ -133,14 +135,13 @@ async def send(
 
 async def send_in(db: AsyncSession, statement: Executable, values: Mapping[str, Any]) -> Sent:
     """`send` on the connection of `db`'s transaction (begun if it was not), its pending ORM
-    changes left for the ORM's next flush."""
-    with db.no_autoflush:
-        session = db.sync_session
-        if session.in_transaction():  # its connection is held: no I/O to reach it
-            sent = await _on_driver(session.connection(), statement, values)
-            if sent is not None:
-                return sent
-        return await send(await db.connection(), statement, values)
+    changes left for the ORM's next flush (reaching the connection flushes nothing)."""
+    session = db.sync_session
+    if session.in_transaction():  # its connection is held: no I/O to reach it
+        sent = await _on_driver(session.connection(), statement, values)
+        if sent is not None:
+            return sent
+    return await send(await db.connection(), statement, values)
 
 
 async def _on_driver(
@@ -162,6 +163,9 @@ async def _on_driver(
     driver = connection.connection.driver_connection
     assert driver is not None  # a checked-out connection
     try:
+        if isinstance(driver, GatedConnection):  # one call: no aiosqlite cursor around it
+            found, rowcount = await driver.run(ready.sql, parameters)
+            return Sent([ready.read(row) for row in found], rowcount)
         async with await driver.cursor() as cursor:
             await cursor.execute(ready.sql, parameters)
             rows = [ready.read(row) for row in await cursor.fetchall()]

@@ -128,6 +128,26 @@ class GatedConnection(aiosqlite.Connection):
             if self._gate is not None and not self._in_transaction():
                 self._leave_gate()
 
+    async def run(self, sql: str, parameters: Any) -> tuple[list[Any], int]:
+        """A statement's rows and row count, in one call: a read here, at once; a write as
+        `_execute` runs it (here under the gate, or on the thread), its rows fetched here."""
+        connection = self._connection
+        if not self._running or connection is None:
+            raise ValueError("Connection closed")
+        if self._sent == self._finished and is_read(sql):
+            cursor = connection.execute(sql, parameters)
+        else:
+            cursor = await self._execute(connection.execute, sql, parameters)
+        try:
+            if self._sent != self._finished:  # a call of a cancelled waiter still runs there
+                return await self._execute(cursor.fetchall), cursor.rowcount
+            return cursor.fetchall(), cursor.rowcount
+        finally:
+            if self._sent == self._finished:
+                cursor.close()
+            else:
+                await self._execute(cursor.close)
+
     def _write_inline(
         self, fn: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]
     ) -> tuple[bool, Any]:
@@ -159,7 +179,9 @@ class GatedConnection(aiosqlite.Connection):
         """Wait for this process's other writers to finish (or the busy timeout to pass)."""
         gate = write_gate(self._database)
         try:
-            await asyncio.wait_for(gate.acquire(), self._wait_seconds)
+            # A timeout scope, not `wait_for`: no task of its own for a gate had at once.
+            async with asyncio.timeout(self._wait_seconds):
+                await gate.acquire()
         except TimeoutError:
             return  # go around: SQLite's busy handler takes it from here, as without a gate
         self._gate = gate
