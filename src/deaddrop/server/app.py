@@ -51,6 +51,7 @@ from deaddrop.server.live.wakeup import (
 from deaddrop.server.nul_guard import refuse_nul
 from deaddrop.server.overload import Gate, Limits, shed_load
 from deaddrop.server.pages import routes as page_routes
+from deaddrop.server.quick_posts import quick_posts
 from deaddrop.server.render import jinja_environment
 from deaddrop.server.security_headers import add_security_headers
 from deaddrop.server.sessions import NamedRow, SessionConfig
@@ -121,7 +122,7 @@ def create_app(
             "sessions": DatabaseStore(sessionmaker, "sessions"),
             "login-throttle": throttle_store,
         },
-        middleware=_middleware(settings, known_pages),
+        middleware=_middleware(settings, known_pages, game_clock),
         before_send=[add_security_headers],  # every response, unmatched addresses included
         csrf_config=_csrf(settings),
         template_config=templates,
@@ -149,17 +150,29 @@ def create_app(
     )
 
 
-def _middleware(settings: Settings, known_pages: KnownPages) -> list[DefineMiddleware]:
+def _middleware(
+    settings: Settings, known_pages: KnownPages, clock: Clock
+) -> list[DefineMiddleware]:
     """What every matched request passes through, outermost first."""
     # Load is shed first, before any work; NUL is refused before the session (or any
     # handler) takes it to the database; an unchanged tab page is sent again before the
-    # session and the handler do their work.
+    # session and the handler do their work; a JSON save goes quick past the generic work.
+    sessions = _sessions(settings).middleware
+    quick = [] if not settings.quick_posts else [_quick_posts(settings, sessions, clock)]
     return [
         DefineMiddleware(shed_load, gate=Gate(_limits(settings))),
         DefineMiddleware(refuse_nul),
         DefineMiddleware(serve_known_pages, pages=known_pages),
-        _sessions(settings).middleware,
+        *quick,
+        sessions,
     ]
+
+
+def _quick_posts(settings: Settings, sessions: DefineMiddleware, clock: Clock) -> DefineMiddleware:
+    """Quick posts (server/quick_posts.py), with the session middleware's own backend, the
+    app's CSRF configuration and its `clock` dependency."""
+    backend = sessions.kwargs["backend"]
+    return DefineMiddleware(quick_posts, backend=backend, csrf=_csrf(settings), clock=clock)
 
 
 def _in_sessions() -> dict[str, Any]:

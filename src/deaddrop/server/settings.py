@@ -13,6 +13,7 @@ from deaddrop.server.mail.settings import MailSettings
 DEFAULT_VAR_DIR = Path("var")
 SECRET_FILE_NAME = "secret_key"
 _TRUE = {"1", "true", "yes", "on"}
+_FALSE = {"0", "false", "no", "off"}
 
 
 @dataclass(frozen=True)
@@ -47,6 +48,8 @@ class Settings:
     """How long a request waits for a database connection before its 503 (not a 500)."""
     known_pages_mb: int = 64
     """Megabytes of unchanged tab pages one process keeps to send again (0: none kept)."""
+    quick_posts: bool = True
+    """Serve a game's JSON saves past Litestar's generic request work (server/quick_posts.py)."""
     mail: MailSettings = field(default_factory=MailSettings)
     """SMTP and the player mails (digest, reminder); off while `SMTP_HOST` is unset."""
 
@@ -70,6 +73,7 @@ class Settings:
             max_live_streams=int(env.get("MAX_LIVE_STREAMS") or 10_000),
             pool_timeout_seconds=float(env.get("DATABASE_POOL_TIMEOUT") or 10.0),
             known_pages_mb=int(env.get("KNOWN_PAGES_MB") or 64),
+            quick_posts=env.get("QUICK_POSTS", "1").lower() not in _FALSE,
             mail=MailSettings.from_env(env),
         )
 

@@ -14,6 +14,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from deaddrop.server.accounts.auth import Me
 from deaddrop.server.db.dependencies import DB
 from deaddrop.server.hosting.refusals import Refused
+from deaddrop.server.quick_posts import QUICK_KEY
 from deaddrop.server.station.chat.channels import channel_of, do_post
 from deaddrop.server.station.game.access import GameContext, access_game_for_player
 from deaddrop.server.station.game.http import (
@@ -83,4 +84,6 @@ def channel_post(
 
     handler.__doc__ = text_of.__doc__
     handler.__name__ = handler.__qualname__ = name
-    return post(game_paths("", tail + "{channel:str}"), name=name)(handler)
+    # Its JSON posts go quick: its parameters are those a quick post gives (quick_posts.py).
+    opt = {QUICK_KEY: True}
+    return post(game_paths("", tail + "{channel:str}"), name=name, opt=opt)(handler)

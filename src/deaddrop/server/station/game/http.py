@@ -21,6 +21,7 @@ from deaddrop.server.errors import is_api
 from deaddrop.server.hosting import forms
 from deaddrop.server.hosting.forms import AnyRequest, Fields, Reply, flag
 from deaddrop.server.hosting.refusals import Refused
+from deaddrop.server.quick_posts import QUICK_KEY
 from deaddrop.server.render import see_other
 
 __all__ = [
@@ -125,4 +126,5 @@ def game_post(path: str, name: str, endpoint: Endpoint, doc: str | None) -> HTTP
 
     handler.__doc__ = doc
     handler.__name__ = handler.__qualname__ = name
-    return post(game_paths("", path), name=name)(handler)
+    # Its JSON posts go quick: its parameters are those a quick post gives (quick_posts.py).
+    return post(game_paths("", path), name=name, opt={QUICK_KEY: True})(handler)

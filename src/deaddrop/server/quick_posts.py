@@ -1,0 +1,174 @@
+"""Quick posts: a script's or a page's JSON save or chat post to a game (`POST /api/…`) served
+by its own handler past Litestar's generic request machinery (issue 15: the CSRF middleware,
+dependency injection, the signature model and their clean-up took about a fifth of a vote's
+CPU).
+
+The full path of a POST is: the session middleware, the CSRF middleware, the route (a `Request`,
+the handler's parameters resolved by dependency injection and checked against its signature, the
+dependencies' clean-up), the handler, and its answer made into a response. A quick post takes
+the same steps with the same code, minus what a handler marked quick (`QUICK_KEY`) has no use
+for: its parameters are the request, its database session, the person, the clock and its path
+parameters (strings), which are given to it directly.
+
+- The CSRF token: the header's, checked by Litestar's own `CSRFMiddleware` against the cookie.
+  A form's token in the body, a missing header or a mismatch goes the full way, which answers
+  as always (403).
+- The session: loaded and written back by the app's own session middleware (the same backend
+  instance), around the handler, as on the full path.
+- The person: `provide_viewer` and `provide_me`, the `viewer` and `me` dependencies themselves
+  (a guest still gets its 401 from `provide_me`).
+- The answer: the route handler's own `to_response`; an exception is answered by Litestar's
+  exception middleware inside the session middleware, as on the full path.
+- The database session is closed before the answer leaves, as `provide_db` closes it.
+
+Only JSON bodies go quick: a form posts its CSRF token in the body and answers with a flash and
+a redirect, and its handlers parse the form themselves. `QUICK_POSTS=0` turns quick posts off.
+"""
+
+from __future__ import annotations
+
+import inspect
+from dataclasses import dataclass
+from typing import Any, cast
+
+from litestar import MediaType, Request
+from litestar._asgi.utils import wrap_in_exception_handler
+from litestar.config.csrf import CSRFConfig
+from litestar.enums import ScopeType
+from litestar.handlers import HTTPRouteHandler
+from litestar.middleware.csrf import CSRFMiddleware
+from litestar.types import ASGIApp, Receive, Scope, Send
+from litestar.utils.scope.state import ScopeState
+
+from deaddrop.server.accounts.auth import provide_me, provide_viewer
+from deaddrop.server.clock import Clock
+from deaddrop.server.cookies import CSRF_COOKIE, SESSION_COOKIE
+from deaddrop.server.db.request_session import close_request_session, request_session
+from deaddrop.server.errors import API_PREFIX
+from deaddrop.server.sessions import SessionBackend, SessionMiddleware
+
+QUICK_KEY = "quick_post"
+"""A route handler's `opt` key: its JSON posts may be served quick."""
+GIVEN = frozenset({"request", "db", "me", "clock"})
+"""The parameters a quick handler may have besides its path parameters (strings)."""
+_HANDLER_KEY = "deaddrop.quick_handler"
+
+
+@dataclass(frozen=True, slots=True)
+class QuickHandler:
+    """A route handler as a quick post calls it."""
+
+    handler: HTTPRouteHandler
+    parameters: tuple[str, ...]
+    """The names of its function's parameters, in order."""
+
+
+def quick_handler(handler: HTTPRouteHandler) -> QuickHandler | None:
+    """`handler` as a quick post calls it; None unless it is marked quick and a quick post can
+    give it everything the full path would (no guards or hooks, only `GIVEN` parameters)."""
+    if not handler.opt.get(QUICK_KEY) or handler.has_sync_callable:
+        return None
+    if handler.resolve_guards() or handler.resolve_before_request():
+        return None
+    if handler.resolve_after_response() is not None:
+        return None
+    parameters = tuple(inspect.signature(handler.fn).parameters)
+    paths = {name for path in handler.paths for name in _path_parameters(path)}
+    if any(name not in GIVEN and name not in paths for name in parameters):
+        return None
+    return QuickHandler(handler, parameters)
+
+
+def _path_parameters(path: str) -> list[str]:
+    """The names of a path's parameters (`{game_id:str}` → `game_id`)."""
+    return [part[1:].split(":", 1)[0] for part in path.split("/") if part.startswith("{")]
+
+
+def quick_posts(app: ASGIApp, backend: SessionBackend, csrf: CSRFConfig, clock: Clock) -> ASGIApp:
+    """ASGI middleware factory: JSON posts to quick handlers served quick (`clock` is the app's
+    `clock` dependency), any other request passed on to `app` (the session middleware)."""
+    checker = CSRFMiddleware(app, csrf)
+    handlers: dict[int, QuickHandler | None] = {}
+
+    async def serve(scope: Scope, receive: Receive, send: Send) -> None:
+        await _serve(scope, receive, send, clock)
+
+    # The session loaded and written back as on the full path, by the same backend; an
+    # exception answered inside it, as the route's own exception middleware answers it there.
+    quick = SessionMiddleware(app=wrap_in_exception_handler(serve), backend=backend)
+
+    async def middleware(scope: Scope, receive: Receive, send: Send) -> None:
+        found = _quick_request(scope, checker, handlers)
+        if found is None:
+            await app(scope, receive, send)
+            return
+        cast(dict[str, Any], scope)[_HANDLER_KEY] = found
+        await quick(scope, receive, send)
+
+    return middleware
+
+
+def _quick_request(
+    scope: Scope, checker: CSRFMiddleware, handlers: dict[int, QuickHandler | None]
+) -> QuickHandler | None:
+    """The quick handler of a JSON post to the API carrying a session cookie and a CSRF header
+    the CSRF middleware would let through; None for any other request (it goes the full way)."""
+    if scope["type"] != ScopeType.HTTP or scope["method"] != "POST":
+        return None
+    route = scope.get("route_handler")
+    if not isinstance(route, HTTPRouteHandler) or not scope["path"].startswith(API_PREFIX + "/"):
+        return None
+    if id(route) not in handlers:
+        handlers[id(route)] = quick_handler(route)
+    found = handlers[id(route)]
+    if found is None:
+        return None
+    request: Request[Any, Any, Any] = Request(scope)
+    if request.content_type[0] != MediaType.JSON:
+        return None
+    cookies = request.cookies  # parsed once per request, kept in the scope
+    cookie, header = cookies.get(CSRF_COOKIE), request.headers.get(checker.config.header_name)
+    if not cookie or not header or not cookies.get(SESSION_COOKIE):
+        return None
+    # Litestar's own check, with the app's CSRF configuration: a mismatch goes the full way.
+    if not checker._csrf_tokens_match(header, cookie):
+        return None
+    ScopeState.from_scope(scope).csrf_token = header  # as the CSRF middleware leaves it
+    return found
+
+
+async def _serve(scope: Scope, receive: Receive, send: Send, clock: Clock) -> None:
+    """The route's work for a quick post: the handler called with what the full path would
+    resolve for it, its answer made by its own `to_response`."""
+    found: QuickHandler = cast(dict[str, Any], scope)[_HANDLER_KEY]
+    handler = found.handler
+    request = handler.resolve_request_class()(scope=scope, receive=receive, send=send)
+    try:
+        arguments = await _arguments(found, request, clock)
+        reply = await handler.fn(**arguments)
+        response = await handler.to_response(app=scope["litestar_app"], data=reply, request=request)
+    finally:
+        # As `provide_db` closes it on the full path: before the answer leaves.
+        await close_request_session(scope)
+    await response(scope, receive, send)
+
+
+async def _arguments(
+    found: QuickHandler, request: Request[Any, Any, Any], clock: Clock
+) -> dict[str, Any]:
+    """The handler's arguments, as its dependencies give them on the full path."""
+    scope = request.scope
+    db = request_session(scope, scope["litestar_app"].state["sessionmaker"])
+    given: dict[str, Any] = {}
+    for name in found.parameters:
+        if name == "request":
+            given[name] = request
+        elif name == "db":
+            given[name] = db
+        elif name == "me":
+            given[name] = await provide_me(request, await provide_viewer(request, db))
+        elif name == "clock":
+            given[name] = clock
+        else:
+            given[name] = str(scope["path_params"][name])
+    return given
