@@ -11,9 +11,12 @@ position is only ever a starting point that the rows after it complete.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from sqlalchemy import JSON, Boolean, Integer, String, bindparam, literal, null, select, union_all
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from deaddrop.server.db.driver import send_in
 from deaddrop.server.live import journal
 from deaddrop.server.live.models import LiveEvent
 from deaddrop.server.station.tabs.memos import page_memos
@@ -22,7 +25,8 @@ from deaddrop.server.station.tabs.seen_models import StationTabSeen
 _COLUMNS = select(LiveEvent.seq, LiveEvent.public, LiveEvent.seats).order_by(LiveEvent.seq)
 _AFTER = _COLUMNS.where(LiveEvent.stream == bindparam("stream"), LiveEvent.seq > bindparam("after"))
 _BETWEEN = _AFTER.where(LiveEvent.seq <= bindparam("upto"))
-"""What a page reads of the journal (on every page): built once, not per request."""
+"""What a page reads of the journal (on every page): built once, not per request, and sent
+straight through the driver on SQLite (db/driver.py)."""
 _JOURNAL_PART, _LOOKS_PART = 0, 1
 _WITH_LOOKS = union_all(
     select(
@@ -46,6 +50,14 @@ _WITH_LOOKS = union_all(
 player's page needs both, and each statement is a round trip and its own Python work."""
 
 
+class _Row(NamedTuple):
+    """A journal row as a page counts it (`_COLUMNS`)."""
+
+    seq: int
+    public: bool
+    seats: list[int]
+
+
 async def position(
     db: AsyncSession, stream: str, listener: journal.Listener, upto: int | None = None
 ) -> tuple[int, int]:
@@ -59,7 +71,8 @@ async def position(
     query, values = _AFTER, {"stream": stream, "after": seq}
     if upto is not None:
         query, values = _BETWEEN, {**values, "upto": upto}
-    for row in await db.execute(query, values):
+    for found in (await send_in(db, query, values)).rows:
+        row = _Row._make(found)
         seq = row.seq
         if journal.visible_to(row, listener):
             cursor += 1
@@ -75,12 +88,12 @@ async def position_and_looks(
     seq, cursor = known or (0, 0)
     looks: dict[str, int] = {}
     values = {"stream": stream, "after": seq, "game": game_id, "user": user_id}
-    for row in await db.execute(_WITH_LOOKS, values):
-        if row.part == _LOOKS_PART:
-            looks[row.tab] = row.seq
+    for part, found_seq, public, seats, tab in (await send_in(db, _WITH_LOOKS, values)).rows:
+        if part == _LOOKS_PART:
+            looks[tab] = found_seq
             continue
-        seq = row.seq
-        if journal.visible_to(row, listener):
+        seq = found_seq
+        if journal.visible_to(_Row(seq, public, seats), listener):
             cursor += 1
     advance(db, stream, listener, seq, cursor)
     return seq, cursor, looks
