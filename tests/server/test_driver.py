@@ -16,7 +16,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from deaddrop.server.db import driver
 from deaddrop.server.live.models import LiveEvent
 from deaddrop.server.station.chat.rate import _INSERT_WITHIN_RATE
-from deaddrop.server.station.tabs.positions import _AFTER, _BETWEEN, _WITH_LOOKS
+from deaddrop.server.station.tabs.positions import _AFTER_ROWS, _BETWEEN_ROWS, _WITH_LOOKS
 
 RunDb = Callable[[Callable[[AsyncSession], Awaitable[Any]]], Any]
 EVENTS = LiveEvent.metadata.tables[LiveEvent.__tablename__]
@@ -108,5 +108,5 @@ def test_a_broken_unique_key_is_sqlalchemys_integrity_error(run_db: RunDb) -> No
 def test_the_statements_every_post_and_page_send_go_straight_to_the_driver() -> None:
     """A post's rate-limited insert and a page's journal reads bind every value themselves:
     none is left to SQLAlchemy, so none of them falls back to its execution on SQLite."""
-    for statement in (_INSERT_WITHIN_RATE, _AFTER, _BETWEEN, _WITH_LOOKS):
+    for statement in (_INSERT_WITHIN_RATE, _AFTER_ROWS, _BETWEEN_ROWS, _WITH_LOOKS):
         assert driver.prepared(statement, sqlite.dialect()) is not None

@@ -73,15 +73,23 @@ def quick_handler(handler: HTTPRouteHandler) -> QuickHandler | None:
     if handler.resolve_after_response() is not None:
         return None
     parameters = tuple(inspect.signature(handler.fn).parameters)
-    paths = {name for path in handler.paths for name in _path_parameters(path)}
-    if any(name not in GIVEN and name not in paths for name in parameters):
+    typed = [found for path in handler.paths for found in _path_parameters(path)]
+    strings = {name for name, kind in typed if kind == "str"}
+    if any(kind != "str" for _name, kind in typed):
+        return None  # the full path converts it (an int, a UUID): a quick post would not
+    if any(name not in GIVEN and name not in strings for name in parameters):
         return None
     return QuickHandler(handler, parameters)
 
 
-def _path_parameters(path: str) -> list[str]:
-    """The names of a path's parameters (`{game_id:str}` → `game_id`)."""
-    return [part[1:].split(":", 1)[0] for part in path.split("/") if part.startswith("{")]
+def _path_parameters(path: str) -> list[tuple[str, str]]:
+    """A path's parameters, each with its type (`{game_id:str}` → `("game_id", "str")`)."""
+    found = []
+    for part in path.split("/"):
+        if part.startswith("{") and part.endswith("}"):
+            name, _, kind = part[1:-1].partition(":")
+            found.append((name.strip(), kind.strip()))
+    return found
 
 
 def quick_posts(app: ASGIApp, backend: SessionBackend, csrf: CSRFConfig, clock: Clock) -> ASGIApp:

@@ -5,10 +5,13 @@ PostgreSQL."""
 
 from __future__ import annotations
 
+from litestar import Litestar
+from litestar.testing import TestClient
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from deaddrop.engine.station.roles import is_ring
 from deaddrop.server.live import journal
+from deaddrop.server.station.live.looks import LOOKS_KEY
 from deaddrop.server.station.live.stream import stream_of
 from deaddrop.server.station.tabs.memos import page_memos
 from deaddrop.server.station.tabs.positions import position, position_and_looks
@@ -80,8 +83,20 @@ def test_a_new_post_reaches_every_page_past_the_kept_pieces(table: Table) -> Non
         assert "POSITION SECRET" not in player.get(f"/games/{table.game_id}/floor").text
 
 
+def _looks_written(server: TestClient[Litestar]) -> None:
+    """Wait for the app's looks writer to have stored every look the pages recorded: the
+    comparison reads the stored looks twice, and a write between the two would differ."""
+
+    async def written() -> None:
+        writer = server.app.state[LOOKS_KEY].here()
+        while writer.writing is not None and not writer.writing.done():
+            await writer.writing
+
+    server.blocking_portal.call(written)
+
+
 def test_the_position_with_the_looks_is_the_plain_position_and_looks(
-    run_db: RunDB, table: Table
+    run_db: RunDB, table: Table, server: TestClient[Litestar]
 ) -> None:
     ring, station = ring_and_station(table)
     stream = stream_of(table.game_id)
@@ -104,6 +119,7 @@ def test_the_position_with_the_looks_is_the_plain_position_and_looks(
         assert player.get(f"/games/{table.game_id}/cable").status_code == 200
     assert api_post(table.players[ring], table, "ring", "LOOKS RING").status_code == 200
     whisper(table.players[ring], table, station, "LOOKS WHISPER")
+    _looks_written(server)
     run_db(compare)
 
 

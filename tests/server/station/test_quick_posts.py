@@ -196,7 +196,11 @@ def test_a_handler_asking_for_more_goes_the_full_way() -> None:
     async def odd(game_id: FromPath[str], page: FromQuery[int]) -> None:
         """A handler with a query parameter: the full path must read and check it."""
 
-    app = Litestar([odd])
+    @post("/api/games/{number:int}/numbered", opt={QUICK_KEY: True})
+    async def numbered(number: FromPath[int]) -> None:
+        """A handler with a path parameter that is not a string: the full path converts it."""
+
+    app = Litestar([odd, numbered])
     handlers = [h for route in app.routes for h in getattr(route, "route_handlers", ())]
     marked = [handler for handler in handlers if handler.opt.get(QUICK_KEY)]
-    assert len(marked) == 1 and quick_handler(marked[0]) is None
+    assert len(marked) == 2 and [quick_handler(handler) for handler in marked] == [None, None]

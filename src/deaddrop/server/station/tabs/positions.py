@@ -11,9 +11,22 @@ position is only ever a starting point that the rows after it complete.
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
-from sqlalchemy import JSON, Boolean, Integer, String, bindparam, literal, null, select, union_all
+from sqlalchemy import (
+    JSON,
+    ColumnElement,
+    Integer,
+    Select,
+    String,
+    bindparam,
+    case,
+    func,
+    literal,
+    null,
+    select,
+    union_all,
+)
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from deaddrop.server.db.driver import send_in
@@ -22,40 +35,79 @@ from deaddrop.server.live.models import LiveEvent
 from deaddrop.server.station.tabs.memos import page_memos
 from deaddrop.server.station.tabs.seen_models import StationTabSeen
 
-_COLUMNS = select(LiveEvent.seq, LiveEvent.public, LiveEvent.seats).order_by(LiveEvent.seq)
-_AFTER = _COLUMNS.where(LiveEvent.stream == bindparam("stream"), LiveEvent.seq > bindparam("after"))
-_BETWEEN = _AFTER.where(LiveEvent.seq <= bindparam("upto"))
-"""What a page reads of the journal (on every page): built once, not per request, and sent
-straight through the driver on SQLite (db/driver.py)."""
-_JOURNAL_PART, _LOOKS_PART = 0, 1
-_WITH_LOOKS = union_all(
-    select(
-        literal(_JOURNAL_PART, Integer).label("part"),
-        LiveEvent.seq,
-        LiveEvent.public,
-        LiveEvent.seats,
+_TOTALS_PART, _PRIVATE_PART, _LOOKS_PART = 0, 1, 2
+_IN_STREAM = LiveEvent.stream == bindparam("stream")
+_AFTER = LiveEvent.seq > bindparam("after")
+_UPTO = LiveEvent.seq <= bindparam("upto")
+
+
+def _journal_parts(*span: ColumnElement[bool]) -> tuple[Select[*tuple[Any, ...]], ...]:
+    """The journal's rows in `span` as a page counts them: one row of totals (the newest seq,
+    how many public events), then each event that is not public, with its audience. A public
+    event needs no row of its own: a cold page of a long game counts thousands of them in
+    SQLite instead of reading each into Python."""
+    totals = select(
+        literal(_TOTALS_PART, Integer).label("part"),
+        func.max(LiveEvent.seq).label("seq"),
+        func.sum(case((LiveEvent.public.is_(True), 1), else_=0)).label("public"),
+        null().cast(JSON).label("seats"),
         null().cast(String).label("tab"),
-    ).where(LiveEvent.stream == bindparam("stream"), LiveEvent.seq > bindparam("after")),
+    ).where(*span)
+    private = select(
+        literal(_PRIVATE_PART, Integer),
+        LiveEvent.seq,
+        literal(0, Integer),
+        LiveEvent.seats,
+        null().cast(String),
+    ).where(*span, LiveEvent.public.is_(False))
+    return totals, private
+
+
+_AFTER_ROWS = union_all(*_journal_parts(_IN_STREAM, _AFTER))
+_BETWEEN_ROWS = union_all(*_journal_parts(_IN_STREAM, _AFTER, _UPTO))
+_WITH_LOOKS = union_all(
+    *_journal_parts(_IN_STREAM, _AFTER),
     select(
         literal(_LOOKS_PART, Integer),
         StationTabSeen.seq,
-        null().cast(Boolean),
+        literal(0, Integer),
         null().cast(JSON),
         StationTabSeen.tab,
     ).where(
         StationTabSeen.game_id == bindparam("game"), StationTabSeen.user_id == bindparam("user")
     ),
-).order_by("part", "seq")
-"""The journal after a position and a player's last looks (`seen_of`), in one statement: a
-player's page needs both, and each statement is a round trip and its own Python work."""
+)
+"""What a page reads of the journal (on every page), with a player's last looks (`seen_of`)
+for a player's page, in one statement: built once, not per request, and sent straight through
+the driver on SQLite (db/driver.py)."""
 
 
 class _Row(NamedTuple):
-    """A journal row as a page counts it (`_COLUMNS`)."""
+    """A journal event as `journal.visible_to` reads it."""
 
     seq: int
     public: bool
     seats: list[int]
+
+
+def _counted(
+    rows: list[tuple[Any, ...]], listener: journal.Listener, seq: int, cursor: int
+) -> tuple[int, int, dict[str, int]]:
+    """(the newest seq, the listener's cursor there, the looks) from a known (seq, cursor) and
+    the rows of `_journal_parts` (and the looks) after it."""
+    looks: dict[str, int] = {}
+    for part, found_seq, public, seats, tab in rows:
+        if part == _LOOKS_PART:
+            looks[tab] = found_seq
+        elif part == _PRIVATE_PART:
+            if journal.visible_to(_Row(found_seq, False, seats), listener):
+                cursor += 1
+        elif found_seq is not None:  # the totals of at least one event
+            seq = found_seq
+            # A public event is visible to every listener: the count stands for its rows.
+            if journal.visible_to(_Row(seq, True, []), listener):
+                cursor += int(public or 0)
+    return seq, cursor, looks
 
 
 async def position(
@@ -68,14 +120,11 @@ async def position(
     seq, cursor = known or (0, 0)  # (0, 0): the start of every stream
     if upto is not None and seq > upto:
         seq, cursor = 0, 0  # known only further on: count from the start
-    query, values = _AFTER, {"stream": stream, "after": seq}
+    query, values = _AFTER_ROWS, {"stream": stream, "after": seq}
     if upto is not None:
-        query, values = _BETWEEN, {**values, "upto": upto}
-    for found in (await send_in(db, query, values)).rows:
-        row = _Row._make(found)
-        seq = row.seq
-        if journal.visible_to(row, listener):
-            cursor += 1
+        query, values = _BETWEEN_ROWS, {**values, "upto": upto}
+    rows = (await send_in(db, query, values)).rows
+    seq, cursor, _looks = _counted(rows, listener, seq, cursor)
     advance(db, stream, listener, seq, cursor)  # a slower page never moves it back
     return seq, cursor
 
@@ -86,15 +135,9 @@ async def position_and_looks(
     """`position` at the newest seq, and the player's `seen_of`, in one statement."""
     known = page_memos(db).positions.get((stream, listener))
     seq, cursor = known or (0, 0)
-    looks: dict[str, int] = {}
     values = {"stream": stream, "after": seq, "game": game_id, "user": user_id}
-    for part, found_seq, public, seats, tab in (await send_in(db, _WITH_LOOKS, values)).rows:
-        if part == _LOOKS_PART:
-            looks[tab] = found_seq
-            continue
-        seq = found_seq
-        if journal.visible_to(_Row(seq, public, seats), listener):
-            cursor += 1
+    rows = (await send_in(db, _WITH_LOOKS, values)).rows
+    seq, cursor, looks = _counted(rows, listener, seq, cursor)
     advance(db, stream, listener, seq, cursor)
     return seq, cursor, looks
 
