@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import JSON, Boolean, Integer, String, UniqueConstraint
+from sqlalchemy import JSON, Boolean, Index, Integer, String, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column
 
 from deaddrop.server.db.base import Base, UTCDateTime, utcnow
@@ -17,7 +17,11 @@ class LiveEvent(Base):
     """One event of one stream (a game), numbered 1, 2, 3 … within the stream."""
 
     __tablename__ = "live_events"
-    __table_args__ = (UniqueConstraint("stream", "seq"),)
+    __table_args__ = (
+        UniqueConstraint("stream", "seq"),
+        # A page counts a stream's public events from this index alone (tabs/positions.py).
+        Index("ix_live_events_stream_public_seq", "stream", "public", "seq"),
+    )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     """Row id."""

@@ -20,7 +20,6 @@ from sqlalchemy import (
     Select,
     String,
     bindparam,
-    case,
     func,
     literal,
     null,
@@ -42,17 +41,22 @@ _UPTO = LiveEvent.seq <= bindparam("upto")
 
 
 def _journal_parts(*span: ColumnElement[bool]) -> tuple[Select[*tuple[Any, ...]], ...]:
-    """The journal's rows in `span` as a page counts them: one row of totals (the newest seq,
-    how many public events), then each event that is not public, with its audience. A public
-    event needs no row of its own: a cold page of a long game counts thousands of them in
-    SQLite instead of reading each into Python."""
+    """The journal's events in `span` as a page counts them: one row of totals (the newest
+    seq, how many public events), then each event that is not public, with its audience. A
+    public event needs no row of its own: a cold page of a long game counts thousands of them
+    in the database (from an index alone: `ix_live_events_stream_public_seq`) instead of
+    reading each into Python."""
+    # The last entry of the (stream, seq) index: no scan of the span, unlike max().
+    last = select(LiveEvent.seq).where(*span).order_by(LiveEvent.seq.desc()).limit(1)
+    newest = last.scalar_subquery()
+    public = select(func.count()).where(*span, LiveEvent.public.is_(True)).scalar_subquery()
     totals = select(
         literal(_TOTALS_PART, Integer).label("part"),
-        func.max(LiveEvent.seq).label("seq"),
-        func.sum(case((LiveEvent.public.is_(True), 1), else_=0)).label("public"),
+        newest.label("seq"),
+        public.label("public"),
         null().cast(JSON).label("seats"),
         null().cast(String).label("tab"),
-    ).where(*span)
+    )
     private = select(
         literal(_PRIVATE_PART, Integer),
         LiveEvent.seq,
