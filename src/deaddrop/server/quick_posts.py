@@ -1,4 +1,4 @@
-"""Quick posts: a script's or a page's JSON save or chat post to a game (`POST /api/…`) served
+"""Quick posts: a script's or a page's JSON post to a game's endpoints (`POST /api/…`) served
 by its own handler past Litestar's generic request machinery (issue 15: the CSRF middleware,
 dependency injection, the signature model and their clean-up took about a fifth of a vote's
 CPU).

@@ -1,7 +1,9 @@
 """Where a page stands in its game's journal: the newest seq and the reader's own cursor.
 
 A page needs both (server/live/journal.py: `last_seq`, `cursor_at`), and counting the cursor
-reads every journal row of the game. The journal is append-only and its sequence numbers
+visits every journal event of the game: the database counts the public ones (from an index),
+and each one that is not public comes as a row for `journal.visible_to` to decide. The
+journal is append-only and its sequence numbers
 become visible in order (one writer per game, a unique (stream, seq)), so the count of the
 events a listener may see up to a seq never changes: this app remembers the newest
 (seq, cursor) per stream and listener, and a page reads only the rows after it, in one query.
