@@ -59,6 +59,7 @@ from deaddrop.server.settings import Settings
 from deaddrop.server.station.chat import routes as station_chat
 from deaddrop.server.station.host import routes as station_host
 from deaddrop.server.station.live import routes as live_pages
+from deaddrop.server.station.live.looks import LOOKS_KEY
 from deaddrop.server.station.live.state import live_state
 from deaddrop.server.station.lobby import routes as station_lobby
 from deaddrop.server.station.play import api as station_api
@@ -132,10 +133,7 @@ def create_app(
             channels_plugin(settings.redis_url),
         ],
         exception_handlers=EXCEPTION_HANDLERS,
-        lifespan=[
-            _dispose_on_shutdown(engine),
-            _background(sessionmaker, settings, game_clock, wanted),
-        ],  # stopped in reverse order
+        lifespan=_lifespans(engine, _background(sessionmaker, settings, game_clock, wanted)),
         on_startup=[register_broker],
         on_shutdown=[unregister_broker],
         state=State(
@@ -270,6 +268,21 @@ def _dispose_on_shutdown(engine: AsyncEngine) -> Lifespan:
             await engine.dispose()
 
     return lifespan
+
+
+def _lifespans(engine: AsyncEngine, background: Lifespan) -> list[Lifespan]:
+    """What the app starts and stops, stopped in reverse order: the background work first,
+    then the looks still waiting are written, then the database pool closes."""
+    return [_dispose_on_shutdown(engine), _looks_written_on_shutdown, background]
+
+
+@contextlib.asynccontextmanager
+async def _looks_written_on_shutdown(app: Litestar) -> AsyncIterator[None]:
+    """At shutdown, once the background work has stopped, write the looks still waiting."""
+    try:
+        yield
+    finally:
+        await app.state[LOOKS_KEY].all_written()
 
 
 def _background(

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from deaddrop.server.station.live import looks as looks_module
-from deaddrop.server.station.live.looks import KEEP_WRITTEN_SECONDS, Look, Looks
+from deaddrop.server.station.live.looks import KEEP_WRITTEN_SECONDS, Look, Looks, LookWriters
 
 
 class _Turns:
@@ -76,3 +76,37 @@ def test_a_look_waiting_and_written_counts_its_furthest(monkeypatch: pytest.Monk
         await looks.writing
 
     asyncio.run(run())
+
+
+def test_the_looks_waiting_are_written_before_the_writer_is_left(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """What the app's shutdown waits for (`LookWriters.all_written`): every look recorded so far
+    stored, the writer's task over, even when the one waiting is cancelled meanwhile."""
+    written: list[dict[Look, int]] = []
+
+    async def run() -> None:
+        writers = LookWriters(_session, _Turns())  # type: ignore[arg-type]
+        looks = writers.here()
+        monkeypatch.setattr(looks_module, "_upsert", _slow_upsert(written))
+        looks.add(7, 3, "floor", 12)
+        impatient = asyncio.ensure_future(writers.all_written())
+        await asyncio.sleep(0)
+        impatient.cancel()  # the writer goes on
+        looks.add(7, 3, "cable", 4)
+        await writers.all_written()
+        assert looks.writing is not None and looks.writing.done()
+        assert {key: seq for batch in written for key, seq in batch.items()} == {
+            (7, 3, "floor"): 12,
+            (7, 3, "cable"): 4,
+        }
+
+    asyncio.run(run())
+
+
+def _slow_upsert(written: list[dict[Look, int]]) -> Any:
+    async def upsert(_db: Any, looks: dict[Look, int]) -> None:
+        await asyncio.sleep(0.01)
+        written.append(dict(looks))
+
+    return upsert

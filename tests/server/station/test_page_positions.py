@@ -87,12 +87,7 @@ def _looks_written(server: TestClient[Litestar]) -> None:
     """Wait for the app's looks writer to have stored every look the pages recorded: the
     comparison reads the stored looks twice, and a write between the two would differ."""
 
-    async def written() -> None:
-        writer = server.app.state[LOOKS_KEY].here()
-        while writer.writing is not None and not writer.writing.done():
-            await writer.writing
-
-    server.blocking_portal.call(written)
+    server.blocking_portal.call(server.app.state[LOOKS_KEY].all_written)
 
 
 def test_the_position_with_the_looks_is_the_plain_position_and_looks(

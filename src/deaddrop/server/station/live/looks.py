@@ -65,6 +65,12 @@ class Looks:
                     found[tab] = max(seq, found.get(tab, 0))
         return found
 
+    async def all_written(self) -> None:
+        """Wait until every look recorded so far is written (the writer is never cancelled
+        by a waiter that is)."""
+        while self.writing is not None and not self.writing.done():
+            await asyncio.shield(self.writing)
+
     def _keep_written(self, looks: dict[Look, int]) -> None:
         """Count `looks`, just committed, here for KEEP_WRITTEN_SECONDS more at least."""
         now = self.clock()
@@ -130,6 +136,14 @@ class LookWriters:
                 del self.writers[closed]
             found = self.writers[loop] = Looks(self.sessions, self.turns)
         return found
+
+    async def all_written(self) -> None:
+        """Wait until the running loop's writer has written every look recorded so far: at
+        shutdown, before the database pool closes, so that no look is lost and no write is
+        left on a connection's thread when the loop ends."""
+        found = self.writers.get(asyncio.get_running_loop())
+        if found is not None:
+            await found.all_written()
 
 
 LOOKS_KEY = "live_looks"
