@@ -227,6 +227,17 @@ async def test_a_call_left_running_on_the_thread_keeps_the_next_ones_off_the_loo
 ) -> None:
     """A waiter cancelled mid-call leaves the call running on the connection's thread: what
     comes next waits for it there, never running on the loop's thread beside it."""
+    async with _slow_write_cancelled(tmp_path) as (connection, done):
+        cursor = await connection.cursor()  # would run inline at once without the guard
+        assert done == ["slow"]
+        await cursor.execute("SELECT count(*) FROM notes")
+        assert await cursor.fetchone() == (1,)
+
+
+@asynccontextmanager
+async def _slow_write_cancelled(tmp_path: Path) -> AsyncIterator[tuple[GatedConnection, list[str]]]:
+    """A connection whose write (0.3 s on its thread) lost its waiter to a cancel a moment
+    ago, and the list the write appends "slow" to once it is done; closed after."""
     connection = gated_connect(5.0)(tmp_path / "cancelled.sqlite3")
     await connection
     done: list[str] = []
@@ -242,10 +253,7 @@ async def test_a_call_left_running_on_the_thread_keeps_the_next_ones_off_the_loo
         writing = asyncio.ensure_future(connection.execute("INSERT INTO notes VALUES (slow())"))
         await asyncio.sleep(0.05)
         writing.cancel()
-        cursor = await connection.cursor()  # would run inline at once without the guard
-        assert done == ["slow"]
-        await cursor.execute("SELECT count(*) FROM notes")
-        assert await cursor.fetchone() == (1,)
+        yield connection, done
     finally:
         await connection.close()
 
@@ -307,22 +315,6 @@ async def test_a_run_waiting_for_another_processs_lock_waits_on_the_thread(
 
 
 async def test_a_run_after_a_cancelled_call_waits_for_it_on_the_thread(tmp_path: Path) -> None:
-    connection = gated_connect(5.0)(tmp_path / "cancelled.sqlite3")
-    await connection
-    done: list[str] = []
-
-    def slow() -> int:
-        time.sleep(0.3)
-        done.append("slow")
-        return 1
-
-    try:
-        await connection.execute("CREATE TABLE notes (who INT)")
-        await connection.create_function("slow", 0, slow)
-        writing = asyncio.ensure_future(connection.execute("INSERT INTO notes VALUES (slow())"))
-        await asyncio.sleep(0.05)
-        writing.cancel()
+    async with _slow_write_cancelled(tmp_path) as (connection, done):
         rows, _ = await connection.run("SELECT count(*) FROM notes", ())
         assert done == ["slow"] and rows == [(1,)]
-    finally:
-        await connection.close()
