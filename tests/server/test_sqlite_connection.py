@@ -318,3 +318,33 @@ async def test_a_run_after_a_cancelled_call_waits_for_it_on_the_thread(tmp_path:
     async with _slow_write_cancelled(tmp_path) as (connection, done):
         rows, _ = await connection.run("SELECT count(*) FROM notes", ())
         assert done == ["slow"] and rows == [(1,)]
+
+
+async def test_inline_writes_set_the_busy_timeout_aside_once_and_give_it_back(
+    engine: AsyncEngine,
+) -> None:
+    """A transaction's inline writes run with the busy timeout at 0, set once before the first
+    of them, not around each; a read in between, and the commit, have the connection's own."""
+    async with engine.connect() as connection:
+        await connection.begin()
+        driver = await _driver(connection)
+        assert driver._connection is not None
+        sent: list[str] = []
+        driver._connection.set_trace_callback(sent.append)
+        for who in (1, 2):
+            await driver.run("INSERT INTO notes (who) VALUES (?)", (who,))
+        [(waits,)], _ = await driver.run("PRAGMA busy_timeout", ())
+        await driver.run("UPDATE notes SET who = who + 10", ())
+        await connection.commit()
+        driver._connection.set_trace_callback(None)
+        [(after,)], _ = await driver.run("PRAGMA busy_timeout", ())
+    assert waits == after == SQLITE_BUSY_TIMEOUT_MS
+    # (The connection reads its own timeout again after a PRAGMA has passed: left out here.)
+    settings = [statement for statement in sent if statement.startswith("PRAGMA busy_timeout=")]
+    restore = f"PRAGMA busy_timeout={SQLITE_BUSY_TIMEOUT_MS}"
+    assert settings == [
+        "PRAGMA busy_timeout=0",  # before the first insert, not again before the second
+        restore,  # before the read
+        "PRAGMA busy_timeout=0",  # before the update
+        restore,  # before the commit goes to the thread
+    ]

@@ -139,8 +139,11 @@ class GatedConnection(aiosqlite.Connection):
                 self._leave_gate()
 
     def _noticed(self, args: tuple[Any, ...]) -> None:
-        """Forget the busy timeout read when a PRAGMA (which may set it) comes by."""
+        """Forget the busy timeout read when a PRAGMA (which may set it) comes by, once the
+        connection has it back."""
         if args and isinstance(args[0], str) and args[0].lstrip()[:6].upper() == "PRAGMA":
+            if self._sent == self._finished:
+                self._wait_again()
             self._waits = None
 
     async def run(self, sql: str, parameters: Any) -> tuple[list[Any], int]:
