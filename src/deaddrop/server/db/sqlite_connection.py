@@ -85,6 +85,9 @@ class GatedConnection(aiosqlite.Connection):
         # whether it is set to 0 now, for the inline writes of the transaction under way.
         self._waits: int | None = None
         self._not_waiting = False
+        # This loop's write gate, looked up once per loop (a weak dictionary's lookup cost a
+        # save 1% of its CPU).
+        self._gate_of: tuple[weakref.ref[asyncio.AbstractEventLoop], asyncio.Lock] | None = None
 
     def _inline(self, fn: Callable[..., Any], args: tuple[Any, ...]) -> bool:
         """Whether a call cannot wait on SQLite's lock or the disk, so may run here."""
@@ -205,7 +208,7 @@ class GatedConnection(aiosqlite.Connection):
 
     async def _enter_gate(self) -> None:
         """Wait for this process's other writers to finish (or the busy timeout to pass)."""
-        gate = write_gate(self._database)
+        gate = self._write_gate()
         if not gate.locked():  # had at once: no timeout scope to set up
             await gate.acquire()
             self._gate = gate
@@ -217,6 +220,13 @@ class GatedConnection(aiosqlite.Connection):
         except TimeoutError:
             return  # go around: SQLite's busy handler takes it from here, as without a gate
         self._gate = gate
+
+    def _write_gate(self) -> asyncio.Lock:
+        """`write_gate` of this database and the running loop."""
+        loop = asyncio.get_running_loop()
+        if self._gate_of is None or self._gate_of[0]() is not loop:
+            self._gate_of = (weakref.ref(loop), write_gate(self._database))
+        return self._gate_of[1]
 
     def _leave_gate(self) -> None:
         self._wait_again()
