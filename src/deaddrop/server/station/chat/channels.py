@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, Protocol, cast
+from typing import Any, NamedTuple, Protocol, cast
 
 from markupsafe import Markup, escape
 from sqlalchemy import bindparam, select
@@ -20,6 +20,7 @@ from deaddrop.engine.core.errors import IllegalAction
 from deaddrop.engine.core.events import Audience, Event
 from deaddrop.engine.station.channels import Channel, can_read, check_post
 from deaddrop.engine.station.state import State
+from deaddrop.server.db.driver import send_in
 from deaddrop.server.hosting.refusals import Refused, Stale
 from deaddrop.server.hosting.transaction import Conflict
 from deaddrop.server.live import journal
@@ -170,6 +171,30 @@ _NEWEST_BEFORE = (
     .limit(bindparam("limit"))
 )
 """A channel's newest messages on the readable days (on every page with chat): built once."""
+_SPANNING = select(*_SHOWN).where(
+    StationMessage.game_id == bindparam("game"),
+    StationMessage.channel == bindparam("channel"),
+    StationMessage.day.between(bindparam("first"), bindparam("last")),
+)
+_NEWEST_SPANNING = _SPANNING.order_by(StationMessage.id.desc()).limit(bindparam("limit"))
+_NEWEST_SPANNING_BEFORE = (
+    _SPANNING.where(StationMessage.id < bindparam("before"))
+    .order_by(StationMessage.id.desc())
+    .limit(bindparam("limit"))
+)
+"""The same when the readable days follow one another (the Floor's, and most others'): a range
+binds no list, so the statement goes straight through the driver on SQLite (db/driver.py)."""
+
+
+class ShownMessage(NamedTuple):
+    """A message's columns as `history` reads them through the driver."""
+
+    id: int
+    day: int
+    seat: int
+    channel: str
+    text: str
+    created_at: datetime
 
 
 def readable_days(state: State, viewer: int | None, channel: Channel) -> list[int]:
@@ -194,13 +219,24 @@ async def history(
     days = readable_days(state, viewer, channel)
     if not days:
         return [], False
-    values = {"game": game_id, "channel": channel.value, "days": days, "limit": limit + 1}
-    if before is None:
-        found = await db.execute(_NEWEST, values)
-    else:
-        found = await db.execute(_NEWEST_BEFORE, {**values, "before": before})
-    rows = cast(list[MessageRow], found.all())
+    rows = await _newest(db, game_id, channel, days, before, limit + 1)
     return list(reversed(rows[:limit])), len(rows) > limit
+
+
+async def _newest(
+    db: AsyncSession, game_id: int, channel: Channel, days: list[int], before: int | None, most: int
+) -> list[MessageRow]:
+    """At most `most` of the channel's newest messages on `days` (before id `before`)."""
+    values: dict[str, Any] = {"game": game_id, "channel": channel.value, "limit": most}
+    if before is not None:
+        values["before"] = before
+    if days == list(range(days[0], days[-1] + 1)):  # one range: through the driver
+        values.update(first=days[0], last=days[-1])
+        spanning = _NEWEST_SPANNING if before is None else _NEWEST_SPANNING_BEFORE
+        return [ShownMessage(*row) for row in (await send_in(db, spanning, values)).rows]
+    listing = _NEWEST if before is None else _NEWEST_BEFORE
+    found = await db.execute(listing, {**values, "days": days})
+    return cast(list[MessageRow], found.all())
 
 
 def highlight(text: str, codenames: list[str]) -> Markup:
