@@ -15,8 +15,12 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from deaddrop.server.db import driver
 from deaddrop.server.live.models import LiveEvent
+from deaddrop.server.station.chat.channels import _NEWEST_SPANNING, _NEWEST_SPANNING_BEFORE
 from deaddrop.server.station.chat.rate import _INSERT_WITHIN_RATE
+from deaddrop.server.station.tabs.badges import KINDS_SHOWN_ON
+from deaddrop.server.station.tabs.info_builder import _SPAN
 from deaddrop.server.station.tabs.positions import _AFTER_ROWS, _BETWEEN_ROWS, _WITH_LOOKS
+from deaddrop.server.station.tabs.seen import _news_query
 
 RunDb = Callable[[Callable[[AsyncSession], Awaitable[Any]]], Any]
 EVENTS = LiveEvent.metadata.tables[LiveEvent.__tablename__]
@@ -108,5 +112,8 @@ def test_a_broken_unique_key_is_sqlalchemys_integrity_error(run_db: RunDb) -> No
 def test_the_statements_every_post_and_page_send_go_straight_to_the_driver() -> None:
     """A post's rate-limited insert and a page's journal reads bind every value themselves:
     none is left to SQLAlchemy, so none of them falls back to its execution on SQLite."""
-    for statement in (_INSERT_WITHIN_RATE, _AFTER_ROWS, _BETWEEN_ROWS, _WITH_LOOKS):
+    page_reads = [_NEWEST_SPANNING, _NEWEST_SPANNING_BEFORE, _SPAN]
+    for tabs in (("floor",), tuple(KINDS_SHOWN_ON)):
+        page_reads += [_news_query(tabs, None), _news_query(tabs, 9)]
+    for statement in (_INSERT_WITHIN_RATE, _AFTER_ROWS, _BETWEEN_ROWS, _WITH_LOOKS, *page_reads):
         assert driver.prepared(statement, sqlite.dialect()) is not None

@@ -7,6 +7,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from deaddrop.engine.station import State
 from deaddrop.server.accounts.models import User
+from deaddrop.server.db.driver import send_in
 from deaddrop.server.live.models import LiveEvent
 from deaddrop.server.station.chat.models import StationMessage
 from deaddrop.server.station.game.access import GameContext
@@ -111,7 +112,8 @@ _SPAN = (
 
 async def only_posts_of_day(db: AsyncSession, stream: str, low: int, high: int, day: int) -> bool:
     """Whether the journal rows in (low, high] are all chat posts of `day` (and few)."""
-    rows = (await db.execute(_SPAN, {"stream": stream, "low": low, "high": high})).all()
+    # Straight through the driver on SQLite (db/driver.py): every page after a post sends it.
+    rows = (await send_in(db, _SPAN, {"stream": stream, "low": low, "high": high})).rows
     # A post stored for an older day (its writer read the game before a Pouch another
     # process committed) changes that day's marks: only today's posts are no change.
     return len(rows) <= SPAN_MOST and all(

@@ -8,11 +8,12 @@ engine's audience, as for live pushes) that each tab shows after that tab's last
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
-from sqlalchemy import Row, Select, and_, bindparam, case, or_, select
+from sqlalchemy import Select, and_, bindparam, case, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from deaddrop.server.db.driver import send_in
 from deaddrop.server.db.upsert import insert_for
 from deaddrop.server.live import journal
 from deaddrop.server.live.models import LiveEvent
@@ -128,16 +129,27 @@ async def _tally(
     return Tally(upto, len(rows), counts, tuple(looks.items()))
 
 
+class News(NamedTuple):
+    """A journal row `_news` reads: its audience for `journal.visible_to`, what it says."""
+
+    seq: int
+    kind: str
+    public: bool
+    seats: list[int]
+    payload: dict[str, Any]
+
+
 async def _news(
     db: AsyncSession, stream: str, seen: dict[str, int], upto: int | None
-) -> Sequence[Row[Any]]:
+) -> list[News]:
     """The journal rows `seen`'s tabs may count, up to `upto`, the newest `WINDOW`."""
     values: dict[str, Any] = {f"last_{tab}": last for tab, last in seen.items()}
     values.update(stream=stream, window=WINDOW, since=min(seen.values(), default=0))
     if upto is not None:
         values["upto"] = upto
-    found: Sequence[Row[Any]] = (await db.execute(_news_query(tuple(seen), upto), values)).all()
-    return found
+    # Straight through the driver on SQLite (db/driver.py): a page after any event reads it.
+    found = await send_in(db, _news_query(tuple(seen), upto), values)
+    return [News(*row) for row in found.rows]
 
 
 _NEWS: dict[tuple[tuple[str, ...], bool], Select[Any]] = {}
@@ -152,10 +164,12 @@ def _news_query(tabs: tuple[str, ...], upto: int | None) -> Select[Any]:
         return query
     # Per tab, only its own kinds after its own last look: a tab never opened (Operations, for
     # a player without an ability) then costs a few rows, not the whole journal.
+    # The kinds as equalities, not `IN (…)`: a list is bound anew at every execution, which
+    # keeps the statement from the driver; these are bound once.
     news = or_(
         *(
             and_(
-                LiveEvent.kind.in_(sorted(KINDS_SHOWN_ON[tab])),
+                or_(*(LiveEvent.kind == kind for kind in sorted(KINDS_SHOWN_ON[tab]))),
                 LiveEvent.seq > bindparam(f"last_{tab}"),
             )
             for tab in tabs
@@ -176,7 +190,7 @@ def _news_query(tabs: tuple[str, ...], upto: int | None) -> Select[Any]:
 
 
 def _counts(
-    context: GameContext, codename: str, seen: dict[str, int], rows: Sequence[Row[Any]]
+    context: GameContext, codename: str, seen: dict[str, int], rows: Sequence[News]
 ) -> dict[str, int]:
     """How many of `rows` the context's seat may see, per tab that shows them after its look."""
     listener = listener_of(context)
