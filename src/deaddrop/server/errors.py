@@ -54,7 +54,8 @@ class BadInput(ClientException):
 
 def is_api(request: Request[Any, Any, Any]) -> bool:
     """Whether the request is for the JSON API rather than a page."""
-    path = request.url.path
+    scope = request.scope  # the path `request.url` would give, without making the whole URL
+    path = scope.get("root_path", "") + scope["path"]
     return path == API_PREFIX or path.startswith(API_PREFIX + "/")
 
 
