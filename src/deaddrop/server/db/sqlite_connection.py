@@ -27,7 +27,7 @@ votes and posts. Only another process (a worker, a second server) can hold the l
 statement fails at once with SQLITE_BUSY, having changed nothing, and goes to the thread to wait
 there as before. The busy timeout is set to 0 at a transaction's first inline write and given
 back before anything else runs (a read, a trip to the thread, the gate's release): three
-statements of their own around every write cost a vote a tenth of its CPU.
+statements of their own around every write cost a vote about 4% of its CPU.
 """
 
 from __future__ import annotations
