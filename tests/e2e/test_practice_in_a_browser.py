@@ -10,6 +10,7 @@ from `docs/screenshots/`: a test run leaves the checkout clean).
 
 from __future__ import annotations
 
+import re
 import time
 from pathlib import Path
 from typing import Any
@@ -23,6 +24,8 @@ DAY_SECONDS = 60.0
 HEAD = ".game-head .cable-head"
 CLICK_MS = 3_000
 """How long a button may take to be there and still (the live part redraws the page)."""
+_DONE = re.compile(r"/games/[^/]+/done$")
+"""The address the Operations tab's form posts the done mark to."""
 JUMP_MS = 120_000
 """The longest Jump to the end may take: up to nine days of bots on a busy machine."""
 
@@ -104,7 +107,11 @@ def test_a_guest_practises_a_whole_game_on_a_phone(live_server: str, browser: An
             page.goto(f"{game_url}/floor")
             _shoot(page, pictures, "floor")
             page.goto(f"{game_url}/operations")
-        page.get_by_role("button", name="I am done for today").click()
+        # The mark is a form post: wait for its answer (the redirect back) before reloading,
+        # or the reload may cancel it before it leaves and the Pouch wait for a mark never sent.
+        with page.expect_response(_DONE) as marked:
+            page.get_by_role("button", name="I am done for today").click()
+        assert marked.value.status == 303, marked.value.status
         head = _next_day(page, game_url, head)
         days += 1
     assert "Game over" in head, head
