@@ -133,7 +133,8 @@ async def _pages_after_posts(app: Litestar, game_id: str, cookies: str, count: i
     with _rate_lifted():
         for number in range(count + 20):
             async with app.state.sessionmaker() as db:
-                context = await access_game_for_player(db, game_id, posters[number % 4])
+                poster = posters[number % len(posters)]
+                context = await access_game_for_player(db, game_id, poster)
                 now = datetime.now(UTC)
                 await do_post(db, context, Channel.FLOOR, f"a post {number} before it", now)
             began = time.process_time()

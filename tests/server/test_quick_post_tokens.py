@@ -27,7 +27,7 @@ def test_a_remembered_token_answers_as_litestars_check_every_time() -> None:
         for header, cookie in pairs:
             expected = litestar._csrf_tokens_match(header, cookie)
             assert known._csrf_tokens_match(header, cookie) == expected, (header, cookie)
-    assert set(known._signed) == {token, other}  # a forged token is never remembered
+    assert set(known._signed._entries) == {token, other}  # a forged token is never remembered
 
 
 def test_the_remembered_tokens_are_bounded() -> None:
@@ -35,4 +35,4 @@ def test_the_remembered_tokens_are_bounded() -> None:
     for _ in range(_KnownTokens.KEPT + 10):
         token = generate_csrf_token(SECRET)
         assert known._csrf_tokens_match(token, token)
-    assert 0 < len(known._signed) <= _KnownTokens.KEPT
+    assert 0 < len(known._signed._entries) <= _KnownTokens.KEPT

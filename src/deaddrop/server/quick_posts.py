@@ -45,6 +45,7 @@ from deaddrop.server.clock import Clock
 from deaddrop.server.cookies import CSRF_COOKIE, SESSION_COOKIE
 from deaddrop.server.db.request_session import close_request_session, request_session
 from deaddrop.server.errors import API_PREFIX
+from deaddrop.server.hosting.memo import Memo
 from deaddrop.server.sessions import SessionBackend, SessionMiddleware
 
 QUICK_KEY = "quick_post"
@@ -121,12 +122,12 @@ class _KnownTokens(CSRFMiddleware):
     HMAC is the same at every post of its browser (two of them a post, 2% of a vote's CPU)."""
 
     KEPT = 4096
-    """Tokens remembered at most (then forgotten all at once): a browser's token is one a
-    session, and a forged one is never remembered."""
+    """Tokens remembered at most (the least recently used forgotten first): a browser's token
+    is one a session, and a forged one is never remembered."""
 
     def __init__(self, app: ASGIApp, config: CSRFConfig) -> None:
         super().__init__(app, config)
-        self._signed: dict[str, str] = {}
+        self._signed: Memo[str, str] = Memo(self.KEPT)
 
     def _decode_csrf_token(self, token: str) -> str | None:
         """The token's secret part, if its signature holds (Litestar's own check, once)."""
@@ -135,9 +136,7 @@ class _KnownTokens(CSRFMiddleware):
             return known
         decoded = super()._decode_csrf_token(token)
         if decoded is not None:
-            if len(self._signed) >= self.KEPT:
-                self._signed.clear()
-            self._signed[token] = decoded
+            self._signed.put(token, decoded)
         return decoded
 
 
