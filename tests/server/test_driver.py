@@ -5,16 +5,19 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 from typing import Any
 
 import pytest
-from sqlalchemy import Text, bindparam, cast, insert, select
+from sqlalchemy import Integer, Text, bindparam, cast, insert, select
 from sqlalchemy.dialects import sqlite
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from deaddrop.server.db import driver
+from deaddrop.server.db.engine import create_engine
 from deaddrop.server.live.models import LiveEvent
+from deaddrop.server.settings import Settings
 from deaddrop.server.station.chat.channels import _NEWEST_SPANNING, _NEWEST_SPANNING_BEFORE
 from deaddrop.server.station.chat.rate import _INSERT_WITHIN_RATE
 from deaddrop.server.station.tabs.badges import KINDS_SHOWN_ON
@@ -117,3 +120,23 @@ def test_the_statements_every_post_and_page_send_go_straight_to_the_driver() -> 
         page_reads += [_news_query(tabs, None), _news_query(tabs, 9)]
     for statement in (_INSERT_WITHIN_RATE, _AFTER_ROWS, _BETWEEN_ROWS, _WITH_LOOKS, *page_reads):
         assert driver.prepared(statement, sqlite.dialect()) is not None
+
+
+async def test_a_transaction_holding_no_connection_yet_gets_one_through_the_greenlet(
+    tmp_path: Path,
+) -> None:
+    """A session's transaction begun before any statement holds no connection, and the pool
+    may have none to give without opening one: `send_in` reaches it as SQLAlchemy does."""
+    engine = create_engine(
+        Settings(
+            database_url=f"sqlite:///{tmp_path / 'new.sqlite3'}",
+            secret_key="driver-test-secret-key-long-enough-for-hmac",
+        )
+    )
+    try:
+        async with AsyncSession(engine) as db:
+            await db.begin()  # no connection yet, and the pool is empty
+            sent = await driver.send_in(db, select(bindparam("x", type_=Integer)), {"x": 7})
+            assert sent.rows == [(7,)]
+    finally:
+        await engine.dispose()

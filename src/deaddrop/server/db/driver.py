@@ -137,7 +137,11 @@ async def send_in(db: AsyncSession, statement: Executable, values: Mapping[str, 
     """`send` on the connection of `db`'s transaction (begun if it was not), its pending ORM
     changes left for the ORM's next flush (reaching the connection flushes nothing)."""
     session = db.sync_session
-    if session.in_transaction():  # its connection is held: no I/O to reach it
+    transaction = session.get_transaction()
+    # Reached without the greenlet only when the transaction already holds a connection: a
+    # transaction begun by the ORM before any statement holds none, and checking one out may
+    # open a new one (I/O: MissingGreenlet, as a bot seat's first save once met).
+    if transaction is not None and transaction._connections:
         sent = await _on_driver(session.connection(), statement, values)
         if sent is not None:
             return sent
