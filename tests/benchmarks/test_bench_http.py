@@ -46,7 +46,7 @@ def check_figures(data: dict[str, Any]) -> None:
     """Every phase gave figures of the expected shape."""
     results = data["results"]
     saturation = results["saturation"]
-    assert set(saturation) == {"floor", "cable", "vote", "post", "hello", "page"}
+    assert set(saturation) == {"floor", "cable", "vote", "post", "hello", "page", "save"}
     for kind, runs in saturation.items():
         assert len(runs) == 1 and runs[0]["done"] > 0, kind
         # Posts beyond the per-player rate are refused (422): twenty seats post only so fast.

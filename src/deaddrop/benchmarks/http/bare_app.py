@@ -1,21 +1,29 @@
 """The baseline: a bare Litestar app under uvicorn with `deaddrop serve`'s settings.
 
 `python -m deaddrop.benchmarks.http.bare_app --port 0` serves `GET /hello` (a JSON hello, the
-issue's yardstick), `GET /page` (a small Jinja page of 30 posts: what a template adds), and
-live rooms: `GET /events/{room}` (Server-Sent Events) receives each `POST /post/{room}`.
+issue's yardstick), `GET /page` (a small Jinja page of 30 posts: what a template adds),
+`POST /save/{room}` (a vote saved durably, plainly: `bare_save.py`, in the SQLite file
+`--database` names), and live rooms: `GET /events/{room}` (Server-Sent Events) receives each
+`POST /post/{room}`.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import tempfile
 from collections.abc import AsyncIterator
+from pathlib import Path
 from typing import Any
 
 from jinja2 import Environment
 from litestar import Litestar, MediaType, Request, Response, get, post
+from litestar.exceptions import NotAuthorizedException
+from litestar.params import FromPath
 from litestar.response import ServerSentEvent
 from litestar.response.sse import ServerSentEventMessage
+
+from deaddrop.benchmarks.http.bare_save import SESSION_COOKIE, BareSaves, UnknownSession
 
 _PAGE = Environment(autoescape=True).from_string(
     "<!doctype html><html><head><title>{{ title }}</title></head><body><h1>{{ title }}</h1>"
@@ -43,7 +51,7 @@ _rooms: dict[str, set[asyncio.Queue[str]]] = {}
 
 
 @get("/events/{room:str}", sync_to_thread=False)
-def events(room: str) -> ServerSentEvent:
+def events(room: FromPath[str]) -> ServerSentEvent:
     """A room's posts as they come, after a first comment (subscribed from there)."""
     queue: asyncio.Queue[str] = asyncio.Queue()
 
@@ -62,7 +70,7 @@ def events(room: str) -> ServerSentEvent:
 
 
 @post("/post/{room:str}", status_code=200)
-async def post_to_room(room: str, request: Request[Any, Any, Any]) -> dict[str, bool]:
+async def post_to_room(room: FromPath[str], request: Request[Any, Any, Any]) -> dict[str, bool]:
     """Send field `text` to every open stream of the room."""
     text = str((await request.json())["text"])
     for queue in _rooms.get(room, ()):
@@ -70,23 +78,53 @@ async def post_to_room(room: str, request: Request[Any, Any, Any]) -> dict[str, 
     return {"ok": True}
 
 
-def create_bare_app() -> Litestar:
-    """The bare app."""
-    return Litestar(route_handlers=[hello, page, events, post_to_room], openapi_config=None)
+@post("/save/{room:int}", status_code=200)
+async def save(room: FromPath[int], request: Request[Any, Any, Any]) -> dict[str, int]:
+    """Save field `vote` as the vote of the session's seat in the room, durably."""
+    saves: BareSaves = request.app.state.saves
+    target = str((await request.json())["vote"])
+    try:
+        seq = await saves.vote(room, request.cookies.get(SESSION_COOKIE, ""), target)
+    except UnknownSession:
+        raise NotAuthorizedException("no such session") from None
+    return {"seq": seq}
+
+
+def create_bare_app(database: Path) -> Litestar:
+    """The bare app, its durable saves in the SQLite file `database` (made if new)."""
+
+    def open_saves(app: Litestar) -> None:
+        app.state.saves = BareSaves.open(database)
+
+    def close_saves(app: Litestar) -> None:
+        app.state.saves.close()
+
+    return Litestar(
+        route_handlers=[hello, page, save, events, post_to_room],
+        openapi_config=None,
+        on_startup=[open_saves],
+        on_shutdown=[close_saves],
+    )
 
 
 def main() -> None:
     """Serve the bare app as `deaddrop serve` serves its own (commands/serve.py)."""
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--host", default="127.0.0.1")
+    parser.add_argument("--port", type=int, default=8001)
+    parser.add_argument("--database", type=Path, help="the saves' SQLite file (a temporary one)")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as folder:
+        _serve(args, args.database or Path(folder) / "bare_save.sqlite3")
+
+
+def _serve(args: argparse.Namespace, database: Path) -> None:
     import uvicorn
 
     from deaddrop.commands.serve import GRACE_SECONDS
 
-    parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--host", default="127.0.0.1")
-    parser.add_argument("--port", type=int, default=8001)
-    args = parser.parse_args()
     config = uvicorn.Config(
-        create_bare_app(),
+        create_bare_app(database),
         host=args.host,
         port=args.port,
         proxy_headers=False,

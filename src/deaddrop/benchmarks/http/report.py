@@ -24,7 +24,10 @@ LABELS = {
     "post": "Floor post POST",
     "hello": "bare: JSON hello",
     "page": "bare: HTML page",
+    "save": "bare: durable save",
 }
+WRITES = ("vote", "post")
+"""Dead Drop's saves, each compared with the bare app's plain durable save too."""
 WIDTH = 150
 """Wide enough for the live table's columns, on a terminal or in a file."""
 BUSY_LOAD = 0.5
@@ -92,7 +95,21 @@ def _saturation_table(results: Results) -> Table:
             f"{median([_client_cost(r) for r in runs[kind]]):,.0f}",
             _outcomes(run.outcomes for run in runs[kind]),
         )
+    table.caption = _beside_the_bare_save(runs)
     return table
+
+
+def _beside_the_bare_save(runs: dict[str, list[Saturation]]) -> str | None:
+    """Dead Drop's saves as a share of the bare durable save's rate (the least a vote does)."""
+    plain = median([run.rate for run in runs.get("save", [])])
+    if not plain:
+        return None
+    shares = [
+        f"{LABELS[kind]} {100 * median([run.rate for run in runs[kind]]) / plain:.1f}%"
+        for kind in WRITES
+        if kind in runs
+    ]
+    return "Of the bare durable save's rate: " + ", ".join(shares) if shares else None
 
 
 def _client_cost(run: Saturation) -> float:

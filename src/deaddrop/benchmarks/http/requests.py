@@ -6,12 +6,13 @@ import random
 from collections.abc import Sequence
 from itertools import zip_longest
 
+from deaddrop.benchmarks.http.bare_save import ROOMS, SEATS, SESSION_COOKIE, session_key
 from deaddrop.benchmarks.http.wire import Address, get_request, json_post
 from deaddrop.benchmarks.http.world import Player, World
 
 PAGE = "text/html,application/xhtml+xml"
 DEADDROP_KINDS = ("floor", "cable", "vote", "post")
-BARE_KINDS = ("hello", "page")
+BARE_KINDS = ("hello", "page", "save")
 MIX = {"floor": 6, "cable": 2, "vote": 1, "post": 1}
 """The issue's open-loop mix: 60% Floor GET, 20% Cable GET, 10% vote, 10% Floor post."""
 
@@ -42,6 +43,8 @@ class RequestMaker:
             return get_request(self.address, "/hello")
         if kind == "page":
             return get_request(self.address, "/page", accept=PAGE)
+        if kind == "save":
+            return self._bare_save(number)
         player = self.players[number % len(self.players)]
         game = f"/games/{player.game_id}"
         if kind in ("floor", "cable"):
@@ -52,6 +55,13 @@ class RequestMaker:
             text = {"text": f"Load post {number}: the drop is at the bridge."}
             return json_post(self.address, f"/api{game}/chat/floor", text, *self._auth(player))
         raise ValueError(f"no such kind of request: {kind}")
+
+    def _bare_save(self, number: int) -> bytes:
+        # The seats in turn, as `interleaved` turns over Dead Drop's; each vote a real change.
+        room, seat = number % ROOMS, number // ROOMS % SEATS
+        cookie = f"{SESSION_COOKIE}={session_key(room, seat)}"
+        target = f"AGENT{(seat + 1 + number // (ROOMS * SEATS) % 2) % SEATS}"
+        return json_post(self.address, f"/save/{room}", {"vote": target}, cookie, "")
 
     def _vote(self, player: Player, visit: int) -> bytes:
         # Every other visit changes the vote between two seats: each one is a real write.

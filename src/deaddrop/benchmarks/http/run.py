@@ -10,6 +10,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from time import monotonic, sleep
 
+from deaddrop.benchmarks.http.bare_save import remove_database
 from deaddrop.benchmarks.http.copies import copy_database
 from deaddrop.benchmarks.http.databases import fresh_database, is_sqlite, server_env
 from deaddrop.benchmarks.http.live import live_step
@@ -23,7 +24,12 @@ from deaddrop.benchmarks.http.pouch_wave import (
     run_workers,
     seed_due_games,
 )
-from deaddrop.benchmarks.http.requests import RequestMaker, mix_schedule
+from deaddrop.benchmarks.http.requests import (
+    BARE_KINDS,
+    DEADDROP_KINDS,
+    RequestMaker,
+    mix_schedule,
+)
 from deaddrop.benchmarks.http.saturate import saturate
 from deaddrop.benchmarks.http.seed import seed_world
 from deaddrop.benchmarks.http.servers import (
@@ -38,8 +44,6 @@ from deaddrop.server.settings import Settings
 from deaddrop.server.station.chat.channels import RATE_WINDOW
 
 Say = Callable[[str], None]
-DEADDROP_KINDS = ("floor", "cable", "vote", "post")
-BARE_KINDS = ("hello", "page")
 
 
 def run_bench(plan: Plan, say: Say = print) -> Results:
@@ -111,7 +115,10 @@ def _core_of(plan: Plan, number: int) -> int | None:
 
 def _measure_bare(plan: Plan, world: World, results: Results, say: Say) -> None:
     log = plan.var_dir / "bare.log"
-    with running(bare_command(plan.server_core), os.environ, log, "/hello") as server:
+    saves = plan.var_dir / "bare_save.sqlite3"
+    remove_database(saves)
+    command = bare_command(plan.server_core, saves)
+    with running(command, os.environ, log, "/hello") as server:
         say(f"Bare Litestar at {server.address.base_url} (log: {log})")
         maker = RequestMaker([server.address])
         if "saturate" in plan.phases:

@@ -81,10 +81,11 @@ def deaddrop_command(core: int | None) -> list[str]:
     return pinned([sys.executable, "-m", "deaddrop.cli", "serve", "--port", "0"], core)
 
 
-def bare_command(core: int | None) -> list[str]:
-    """The bare Litestar app on a port the kernel picks."""
+def bare_command(core: int | None, database: Path) -> list[str]:
+    """The bare Litestar app on a port the kernel picks, its durable saves in `database`."""
     module = "deaddrop.benchmarks.http.bare_app"
-    return pinned([sys.executable, "-m", module, "--port", "0"], core)
+    command = [sys.executable, "-m", module, "--port", "0", "--database", str(database)]
+    return pinned(command, core)
 
 
 def wait_until_serving(process: subprocess.Popen[bytes], log: Path, health: str) -> Address:
