@@ -120,7 +120,7 @@ async def _measure(app: Litestar, rounds: int, per_round: int) -> None:
         assert status == 200, text
 
     print(f"vote  {await _rounds(rounds, per_round, vote)}")
-    with _rate_lifted():
+    with _rate_lifted(app):
         print(f"post  {await _rounds(rounds, per_round, post)}")
     print(f"page made after a post  {await _pages_after_posts(app, game_id, cookies, per_round)}")
 
@@ -130,7 +130,7 @@ async def _pages_after_posts(app: Litestar, game_id: str, cookies: str, count: i
     async with app.state.sessionmaker() as db:
         posters = [await db.scalar(select(User).where(User.username == n)) for n in PLAYERS[2:]]
     spent = []
-    with _rate_lifted():
+    with _rate_lifted(app):
         for number in range(count + 20):
             async with app.state.sessionmaker() as db:
                 poster = posters[number % len(posters)]

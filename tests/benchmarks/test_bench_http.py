@@ -49,9 +49,8 @@ def check_figures(data: dict[str, Any]) -> None:
     assert set(saturation) == {"floor", "cable", "vote", "post", "hello", "page", "save"}
     for kind, runs in saturation.items():
         assert len(runs) == 1 and runs[0]["done"] > 0, kind
-        # Posts beyond the per-player rate are refused (422): twenty seats post only so fast.
-        allowed = {"200", "422"} if kind == "post" else {"200"}
-        assert set(runs[0]["outcomes"]) <= allowed, (kind, runs[0]["outcomes"])
+        # Every post is stored: the servers' flood limit is lifted for the bench.
+        assert set(runs[0]["outcomes"]) == {"200"}, (kind, runs[0]["outcomes"])
         assert 0 <= runs[0]["p50_ms"] <= runs[0]["p99_ms"]
     for target in ("deaddrop", "bare"):
         (run,) = results["open_loop"][target]

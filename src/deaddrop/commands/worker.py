@@ -52,13 +52,16 @@ def run_worker(args: argparse.Namespace) -> int:
 async def _run(settings: Settings, *, once: bool) -> tuple[int, int]:
     from deaddrop.server.db.engine import create_engine, create_sessionmaker
     from deaddrop.server.live.wakeup import WAKEUPS_KEY, Wakeups, worker_broker
+    from deaddrop.server.station.chat.rate import CHAT_RATE_KEY, chat_rate
 
     engine = create_engine(settings)
     try:
         # What is written here (Pouches, bot moves) must wake the open pages of every server.
         wakeups = Wakeups()
         async with worker_broker(settings.redis_url, wakeups):
-            sessionmaker = create_sessionmaker(engine, {WAKEUPS_KEY: wakeups})
+            # The bots' posts are held to the servers' flood limit.
+            info = {WAKEUPS_KEY: wakeups, CHAT_RATE_KEY: chat_rate(settings)}
+            sessionmaker = create_sessionmaker(engine, info)
             if once:
                 return await _once(settings, sessionmaker)
             await _work(settings, sessionmaker)

@@ -57,6 +57,7 @@ from deaddrop.server.security_headers import add_security_headers
 from deaddrop.server.sessions import NamedRow, SessionConfig
 from deaddrop.server.settings import Settings
 from deaddrop.server.station.chat import routes as station_chat
+from deaddrop.server.station.chat.rate import CHAT_RATE_KEY, chat_rate
 from deaddrop.server.station.host import routes as station_host
 from deaddrop.server.station.live import routes as live_pages
 from deaddrop.server.station.live.looks import LOOKS_KEY
@@ -106,7 +107,7 @@ def create_app(
     """
     game_clock: Clock = clock or SystemClock()
     engine = create_engine(settings)
-    in_sessions = _in_sessions()
+    in_sessions = _in_sessions(settings)
     sessionmaker = create_sessionmaker(engine, in_sessions)
     throttle_store = _throttle_store(settings, sessionmaker)
     throttle = _login_throttle(settings, throttle_store)
@@ -173,11 +174,15 @@ def _quick_posts(settings: Settings, sessions: DefineMiddleware, clock: Clock) -
     return DefineMiddleware(quick_posts, backend=backend, csrf=_csrf(settings), clock=clock)
 
 
-def _in_sessions() -> dict[str, Any]:
+def _in_sessions(settings: Settings) -> dict[str, Any]:
     """What the app keeps both in `app.state` and in its sessions' `db.info`: the wake-ups
-    (writers with or without a request) and its pages' memos (this app's own, never another
-    app's in the same process)."""
-    return {WAKEUPS_KEY: Wakeups(), PAGE_MEMOS_KEY: PageMemos()}
+    (writers with or without a request), its pages' memos (this app's own, never another
+    app's in the same process) and its chat's flood limit."""
+    return {
+        WAKEUPS_KEY: Wakeups(),
+        PAGE_MEMOS_KEY: PageMemos(),
+        CHAT_RATE_KEY: chat_rate(settings),
+    }
 
 
 def _shared(

@@ -38,6 +38,10 @@ class Settings:
     """Failed log-ins allowed per client address within one window."""
     login_window_seconds: int = 15 * 60
     """Length of the login throttle window."""
+    chat_posts_per_window: int = 5
+    """Station chat messages a player may send per game within one window (0: no limit)."""
+    chat_window_seconds: int = 15
+    """Length of the chat's flood window."""
     bot_decision_seconds: int = 180
     """A Station bot seat decides at most this often, however much it sees change (issue 14)."""
     max_requests_in_flight: int = 64
@@ -68,6 +72,8 @@ class Settings:
             database_schema=env.get("DATABASE_SCHEMA") or None,
             secure_cookies=env.get("SECURE_COOKIES", "").lower() in _TRUE,
             debug=env.get("DEADDROP_DEBUG", "").lower() in _TRUE,
+            chat_posts_per_window=int(env.get("CHAT_POSTS_PER_WINDOW") or 5),
+            chat_window_seconds=int(env.get("CHAT_WINDOW_SECONDS") or 15),
             bot_decision_seconds=int(env.get("BOT_DECISION_SECONDS") or 180),
             max_requests_in_flight=int(env.get("MAX_REQUESTS_IN_FLIGHT") or 64),
             max_live_streams=int(env.get("MAX_LIVE_STREAMS") or 10_000),

@@ -70,6 +70,9 @@ def server_env(settings: Settings, var_dir: Path, redis_url: str | None = None) 
         DATABASE_URL=settings.database_url,
         SECRET_KEY=settings.secret_key,
         DEADDROP_VAR_DIR=str(var_dir),
+        # Saturated posts measure what a post costs, not the refusal of a flood: a thousand
+        # seats would post far past their limit in seconds.
+        CHAT_POSTS_PER_WINDOW="0",
     )
     if settings.database_schema:
         env["DATABASE_SCHEMA"] = settings.database_schema
@@ -78,5 +81,13 @@ def server_env(settings: Settings, var_dir: Path, redis_url: str | None = None) 
     return env
 
 
-_SERVER_KEYS = {"DATABASE_URL", "DATABASE_SCHEMA", "SECRET_KEY", "REDIS_URL", "SMTP_HOST"}
+_SERVER_KEYS = {
+    "DATABASE_URL",
+    "DATABASE_SCHEMA",
+    "SECRET_KEY",
+    "REDIS_URL",
+    "SMTP_HOST",
+    "CHAT_POSTS_PER_WINDOW",
+    "CHAT_WINDOW_SECONDS",
+}
 """Settings of the caller's own environment that must not leak into the measured servers."""

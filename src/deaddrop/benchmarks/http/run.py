@@ -8,7 +8,7 @@ import os
 import resource
 from collections.abc import Callable
 from dataclasses import replace
-from time import monotonic, sleep
+from time import monotonic
 
 from deaddrop.benchmarks.http.bare_save import remove_database
 from deaddrop.benchmarks.http.copies import copy_database
@@ -41,7 +41,6 @@ from deaddrop.benchmarks.http.servers import (
 )
 from deaddrop.benchmarks.http.world import World
 from deaddrop.server.settings import Settings
-from deaddrop.server.station.chat.channels import RATE_WINDOW
 
 Say = Callable[[str], None]
 
@@ -98,10 +97,8 @@ def _measure_deaddrop(
         maker = RequestMaker(addresses, world)
         if "saturate" in plan.phases:
             _saturation(plan, servers, maker, DEADDROP_KINDS, results, say)
-            _let_post_rates_recover()
         if "open" in plan.phases:
             _open_loop(plan, servers, maker, "deaddrop", mix_schedule(10_000), results, say)
-            _let_post_rates_recover()
         if "live" in plan.phases:
             _live(plan, DeadDropSite(addresses, world), servers, "deaddrop", results, say)
 
@@ -127,12 +124,6 @@ def _measure_bare(plan: Plan, world: World, results: Results, say: Say) -> None:
             _open_loop(plan, [server], maker, "bare", ["hello"], results, say)
         if "live" in plan.phases:
             _live(plan, BareSite([server.address], world), [server], "bare", results, say)
-
-
-def _let_post_rates_recover() -> None:
-    """Seats that just posted at full speed are over the per-player rate for a window: the
-    next phase's posts would be refused for that, not for the load."""
-    sleep(RATE_WINDOW.total_seconds() + 1)
 
 
 def _saturation(
