@@ -71,12 +71,38 @@ async def test_an_unknown_session_saves_nothing(tmp_path: Path) -> None:
     assert _stored(path)[0] == [(0, 1, "AGENT2")]
 
 
+async def test_shared_commits_save_every_waiting_vote_once_and_refuse_a_bad_one_alone(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "saves.sqlite3"
+    saves = BareSaves.open(path)
+    try:
+        first = [saves.vote_shared(0, session_key(0, seat), "AGENT1") for seat in range(SEATS)]
+        # A vote for a room that does not exist fails in its savepoint: the others stand.
+        outcomes = await asyncio.gather(
+            *first,
+            saves.vote_shared(ROOMS + 1, session_key(0, 0), "AGENT2"),
+            return_exceptions=True,
+        )
+        later = await saves.vote_shared(1, session_key(1, 2), "AGENT3")
+        alone = await saves.vote(1, session_key(1, 3), "AGENT4")  # the writer was given back
+    finally:
+        saves.close()
+    assert sorted(seq for seq in outcomes[:SEATS] if isinstance(seq, int)) == [*range(1, SEATS + 1)]
+    assert isinstance(outcomes[SEATS], TypeError)  # no game row to read
+    assert (later, alone) == (1, 2)
+    votes, journal, version = _stored(path)
+    assert len(votes) == SEATS + 2 and len(journal) == SEATS + 2
+    assert version == 1 + SEATS
+
+
 def test_the_bare_app_saves_what_the_bench_sends_and_a_new_run_starts_anew(
     tmp_path: Path,
 ) -> None:
     path = tmp_path / "saves.sqlite3"
     maker = RequestMaker([Address("127.0.0.1", 1)])
     sent = [maker.make("save", number) for number in (0, ROOMS, ROOMS * SEATS)]
+    shared = maker.make("shared", 1)
     with TestClient(app=create_bare_app(path)) as client:
         for raw in sent:
             head, body = raw.split(b"\r\n\r\n", 1)
@@ -88,6 +114,11 @@ def test_the_bare_app_saves_what_the_bench_sends_and_a_new_run_starts_anew(
             json_type = {"content-type": "application/json"}
             answer = client.post(path_of, content=body, headers=json_type)
             assert answer.status_code == 200, answer.text
+        client.cookies.set("session", session_key(1, 0))
+        body = shared.split(b"\r\n\r\n", 1)[1]
+        assert shared.startswith(b"POST /save/1/shared ")
+        answer = client.post("/save/1/shared", content=body, headers=json_type)
+        assert answer.status_code == 200 and answer.json() == {"seq": 1}
         client.cookies.clear()
         refused = client.post("/save/0", json={"vote": "AGENT1"})
         assert refused.status_code == 401

@@ -46,7 +46,8 @@ def check_figures(data: dict[str, Any]) -> None:
     """Every phase gave figures of the expected shape."""
     results = data["results"]
     saturation = results["saturation"]
-    assert set(saturation) == {"floor", "cable", "vote", "post", "hello", "page", "save"}
+    kinds = {"floor", "cable", "vote", "post", "hello", "page", "save", "shared"}
+    assert set(saturation) == kinds
     for kind, runs in saturation.items():
         assert len(runs) == 1 and runs[0]["done"] > 0, kind
         # Every post is stored: the servers' flood limit is lifted for the bench.

@@ -3,8 +3,8 @@
 `python -m deaddrop.benchmarks.http.bare_app --port 0` serves `GET /hello` (a JSON hello, the
 issue's yardstick), `GET /page` (a small Jinja page of 30 posts: what a template adds),
 `POST /save/{room}` (a vote saved durably, plainly: `bare_save.py`, in the SQLite file
-`--database` names), and live rooms: `GET /events/{room}` (Server-Sent Events) receives each
-`POST /post/{room}`.
+`--database` names; `POST /save/{room}/shared` commits it with the votes waiting with it),
+and live rooms: `GET /events/{room}` (Server-Sent Events) receives each `POST /post/{room}`.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import tempfile
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -81,10 +81,21 @@ async def post_to_room(room: FromPath[str], request: Request[Any, Any, Any]) -> 
 @post("/save/{room:int}", status_code=200)
 async def save(room: FromPath[int], request: Request[Any, Any, Any]) -> dict[str, int]:
     """Save field `vote` as the vote of the session's seat in the room, durably."""
-    saves: BareSaves = request.app.state.saves
+    return await _saved(request, request.app.state.saves.vote, room)
+
+
+@post("/save/{room:int}/shared", status_code=200)
+async def save_shared(room: FromPath[int], request: Request[Any, Any, Any]) -> dict[str, int]:
+    """The same, its commit shared with the votes waiting with it (group commit)."""
+    return await _saved(request, request.app.state.saves.vote_shared, room)
+
+
+async def _saved(
+    request: Request[Any, Any, Any], vote: Callable[[int, str, str], Awaitable[int]], room: int
+) -> dict[str, int]:
     target = str((await request.json())["vote"])
     try:
-        seq = await saves.vote(room, request.cookies.get(SESSION_COOKIE, ""), target)
+        seq = await vote(room, request.cookies.get(SESSION_COOKIE, ""), target)
     except UnknownSession:
         raise NotAuthorizedException("no such session") from None
     return {"seq": seq}
@@ -100,7 +111,7 @@ def create_bare_app(database: Path) -> Litestar:
         app.state.saves.close()
 
     return Litestar(
-        route_handlers=[hello, page, save, events, post_to_room],
+        route_handlers=[hello, page, save, save_shared, events, post_to_room],
         openapi_config=None,
         on_startup=[open_saves],
         on_shutdown=[close_saves],

@@ -25,6 +25,7 @@ LABELS = {
     "hello": "bare: JSON hello",
     "page": "bare: HTML page",
     "save": "bare: durable save",
+    "shared": "bare: durable save, commits shared",
 }
 WRITES = ("vote", "post")
 """Dead Drop's saves, each compared with the bare app's plain durable save too."""

@@ -12,7 +12,7 @@ from deaddrop.benchmarks.http.world import Player, World
 
 PAGE = "text/html,application/xhtml+xml"
 DEADDROP_KINDS = ("floor", "cable", "vote", "post")
-BARE_KINDS = ("hello", "page", "save")
+BARE_KINDS = ("hello", "page", "save", "shared")
 MIX = {"floor": 6, "cable": 2, "vote": 1, "post": 1}
 """The issue's open-loop mix: 60% Floor GET, 20% Cable GET, 10% vote, 10% Floor post."""
 
@@ -43,8 +43,8 @@ class RequestMaker:
             return get_request(self.address, "/hello")
         if kind == "page":
             return get_request(self.address, "/page", accept=PAGE)
-        if kind == "save":
-            return self._bare_save(number)
+        if kind in ("save", "shared"):
+            return self._bare_save(number, "/shared" if kind == "shared" else "")
         player = self.players[number % len(self.players)]
         game = f"/games/{player.game_id}"
         if kind in ("floor", "cable"):
@@ -56,12 +56,12 @@ class RequestMaker:
             return json_post(self.address, f"/api{game}/chat/floor", text, *self._auth(player))
         raise ValueError(f"no such kind of request: {kind}")
 
-    def _bare_save(self, number: int) -> bytes:
+    def _bare_save(self, number: int, tail: str) -> bytes:
         # The seats in turn, as `interleaved` turns over Dead Drop's; each vote a real change.
         room, seat = number % ROOMS, number // ROOMS % SEATS
         cookie = f"{SESSION_COOKIE}={session_key(room, seat)}"
         target = f"AGENT{(seat + 1 + number // (ROOMS * SEATS) % 2) % SEATS}"
-        return json_post(self.address, f"/save/{room}", {"vote": target}, cookie, "")
+        return json_post(self.address, f"/save/{room}{tail}", {"vote": target}, cookie, "")
 
     def _vote(self, player: Player, visit: int) -> bytes:
         # Every other visit changes the vote between two seats: each one is a real write.
