@@ -111,6 +111,8 @@ def test_the_tables_show_every_phase() -> None:
     results.saturation = {
         "floor": [Saturation("floor", 1.0, 20, {"200": 20}, 40.0, 90.0)],
         "hello": [Saturation("hello", 1.0, 2000, {"200": 2000}, 1.0, 3.0)],
+        "vote": [Saturation("vote", 1.0, 100, {"200": 100}, 9.0, 12.0)],
+        "save": [Saturation("save", 1.0, 400, {"200": 400}, 4.0, 6.0)],
     }
     results.open_loop = {"deaddrop": [OpenLoop(14.0, 1.0, 14, 14, 0, {"200": 14}, 20.0, 80.0)]}
     results.live = {"deaddrop": [LiveStep(200, 200, 20, {}, 2000, 3, 250.0, 500.0, 0, 19_000)]}
@@ -118,7 +120,9 @@ def test_the_tables_show_every_phase() -> None:
     console = Console(record=True, width=200)
     print_tables(Plan(), results, console)
     text = console.export_text()
-    for expected in ("Floor GET", "1.0%", "20.0 / 80.0", "3/2000", "17.6", "not its figures"):
+    expected_texts = ("Floor GET", "1.0%", "20.0 / 80.0", "3/2000", "17.6", "not its figures")
+    # Dead Drop's saves beside the plain durable save: a vote at a quarter of its rate.
+    for expected in (*expected_texts, "durable save (SQLite)", "rate: vote POST 25.0%"):
         assert expected in text, expected
 
 

@@ -24,8 +24,8 @@ LABELS = {
     "post": "Floor post POST",
     "hello": "bare: JSON hello",
     "page": "bare: HTML page",
-    "save": "bare: durable save",
-    "shared": "bare: durable save, commits shared",
+    "save": "bare: durable save (SQLite)",
+    "shared": "bare: durable save (SQLite), commits shared",
 }
 WRITES = ("vote", "post")
 """Dead Drop's saves, each compared with the bare app's plain durable save too."""
