@@ -25,13 +25,16 @@ from deaddrop.server.settings import Settings
 from tests.server.conftest import Database
 from tests.server.visitor import Visitor, csrf_token_in
 
-POOL_CONNECTIONS = 5 + 10  # SQLAlchemy's default pool: 5 kept, 10 more on demand
+POOL_SIZE, POOL_OVERFLOW = 5, 10
+POOL_CONNECTIONS = POOL_SIZE + POOL_OVERFLOW
 
 
 @pytest.fixture
 def settings(database: Database) -> Settings:
-    """A pool that gives up quickly, so a saturated database shows within the test."""
-    return database.settings(pool_timeout_seconds=0.2)
+    """A small pool that gives up quickly, so a saturated database shows within the test."""
+    return database.settings(
+        pool_timeout_seconds=0.2, pool_size=POOL_SIZE, pool_overflow=POOL_OVERFLOW
+    )
 
 
 def _hold_every_connection(server: TestClient[Any]) -> list[AsyncConnection]:

@@ -50,6 +50,12 @@ class Settings:
     """Live streams one process holds open at once; more get 503 + Retry-After."""
     pool_timeout_seconds: float = 10.0
     """How long a request waits for a database connection before its 503 (not a 500)."""
+    pool_size: int = 20
+    """Database connections one process keeps open once it has opened them."""
+    pool_overflow: int = 10
+    """More connections it opens at a busy moment, each closed again when given back (on
+    PostgreSQL each is a server process started and ended, which a busy server must not do a
+    request)."""
     known_pages_mb: int = 64
     """Megabytes of unchanged tab pages one process keeps to send again (0: none kept)."""
     quick_posts: bool = True
@@ -78,6 +84,8 @@ class Settings:
             max_requests_in_flight=int(env.get("MAX_REQUESTS_IN_FLIGHT") or 64),
             max_live_streams=int(env.get("MAX_LIVE_STREAMS") or 10_000),
             pool_timeout_seconds=float(env.get("DATABASE_POOL_TIMEOUT") or 10.0),
+            pool_size=int(env.get("DATABASE_POOL_SIZE") or 20),
+            pool_overflow=int(env.get("DATABASE_POOL_OVERFLOW") or 10),
             known_pages_mb=int(env.get("KNOWN_PAGES_MB") or 64),
             quick_posts=env.get("QUICK_POSTS", "1").lower() not in _FALSE,
             mail=MailSettings.from_env(env),
