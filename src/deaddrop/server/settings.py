@@ -54,8 +54,8 @@ class Settings:
     """Database connections one process keeps open once it has opened them."""
     pool_overflow: int = 10
     """More connections it opens at a busy moment, each closed again when given back (on
-    PostgreSQL each is a server process started and ended, which a busy server must not do a
-    request)."""
+    PostgreSQL each is a server process started and ended: too dear to do every few requests,
+    so the pool itself is sized for the usual load)."""
     known_pages_mb: int = 64
     """Megabytes of unchanged tab pages one process keeps to send again (0: none kept)."""
     quick_posts: bool = True
