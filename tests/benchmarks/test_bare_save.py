@@ -6,8 +6,10 @@ from __future__ import annotations
 import asyncio
 import json
 import sqlite3
+from collections.abc import Iterator
 from pathlib import Path
 
+import pytest
 from litestar.testing import TestClient
 
 from deaddrop.benchmarks.http.bare_app import create_bare_app
@@ -31,22 +33,33 @@ def _stored(path: Path) -> tuple[list[tuple[int, int, str]], list[tuple[str, int
         return list(votes), list(journal), int(version)
 
 
-async def test_a_save_keeps_the_seats_last_vote_and_journals_each_after_the_last(
-    tmp_path: Path,
-) -> None:
-    path = tmp_path / "saves.sqlite3"
-    saves = BareSaves.open(path)
+@pytest.fixture
+def path(tmp_path: Path) -> Path:
+    """Where the test's saves are kept."""
+    return tmp_path / "saves.sqlite3"
+
+
+@pytest.fixture
+def saves(path: Path) -> Iterator[BareSaves]:
+    """The baseline's database at `path`, closed after the test."""
+    opened = BareSaves.open(path)
     try:
-        seqs = [
-            await saves.vote(0, session_key(0, 3), "AGENT4"),
-            await saves.vote(0, session_key(0, 3), "AGENT5"),
-            await saves.vote(1, session_key(1, 0), "AGENT1"),
-        ]
-        # Many at once: one writer at a time, none lost, numbered without a gap.
-        many = [saves.vote(0, session_key(0, seat), "AGENT0") for seat in range(SEATS)]
-        seqs += await asyncio.gather(*many)
+        yield opened
     finally:
-        saves.close()
+        opened.close()
+
+
+async def test_a_save_keeps_the_seats_last_vote_and_journals_each_after_the_last(
+    path: Path, saves: BareSaves
+) -> None:
+    seqs = [
+        await saves.vote(0, session_key(0, 3), "AGENT4"),
+        await saves.vote(0, session_key(0, 3), "AGENT5"),
+        await saves.vote(1, session_key(1, 0), "AGENT1"),
+    ]
+    # Many at once: one writer at a time, none lost, numbered without a gap.
+    many = [saves.vote(0, session_key(0, seat), "AGENT0") for seat in range(SEATS)]
+    seqs += await asyncio.gather(*many)
     assert seqs[:3] == [1, 2, 1] and sorted(seqs[3:]) == list(range(3, 3 + SEATS))
     votes, journal, version = _stored(path)
     assert votes[0] == (0, 0, "AGENT0") and (0, 3, "AGENT0") in votes and (1, 0, "AGENT1") in votes
@@ -55,39 +68,25 @@ async def test_a_save_keeps_the_seats_last_vote_and_journals_each_after_the_last
     assert version == 1 + 2 + SEATS  # the game row written by each of its saves
 
 
-async def test_an_unknown_session_saves_nothing(tmp_path: Path) -> None:
-    path = tmp_path / "saves.sqlite3"
-    saves = BareSaves.open(path)
-    try:
-        try:
-            await saves.vote(0, "forged", "AGENT1")
-        except LookupError:
-            pass
-        else:
-            raise AssertionError("a forged session saved a vote")
-        await saves.vote(0, session_key(0, 1), "AGENT2")  # the writer was not left locked
-    finally:
-        saves.close()
+async def test_an_unknown_session_saves_nothing(path: Path, saves: BareSaves) -> None:
+    with pytest.raises(LookupError):
+        await saves.vote(0, "forged", "AGENT1")
+    await saves.vote(0, session_key(0, 1), "AGENT2")  # the writer was not left locked
     assert _stored(path)[0] == [(0, 1, "AGENT2")]
 
 
 async def test_shared_commits_save_every_waiting_vote_once_and_refuse_a_bad_one_alone(
-    tmp_path: Path,
+    path: Path, saves: BareSaves
 ) -> None:
-    path = tmp_path / "saves.sqlite3"
-    saves = BareSaves.open(path)
-    try:
-        first = [saves.vote_shared(0, session_key(0, seat), "AGENT1") for seat in range(SEATS)]
-        # A vote for a room that does not exist fails in its savepoint: the others stand.
-        outcomes = await asyncio.gather(
-            *first,
-            saves.vote_shared(ROOMS + 1, session_key(0, 0), "AGENT2"),
-            return_exceptions=True,
-        )
-        later = await saves.vote_shared(1, session_key(1, 2), "AGENT3")
-        alone = await saves.vote(1, session_key(1, 3), "AGENT4")  # the writer was given back
-    finally:
-        saves.close()
+    first = [saves.vote_shared(0, session_key(0, seat), "AGENT1") for seat in range(SEATS)]
+    # A vote for a room that does not exist fails in its savepoint: the others stand.
+    outcomes = await asyncio.gather(
+        *first,
+        saves.vote_shared(ROOMS + 1, session_key(0, 0), "AGENT2"),
+        return_exceptions=True,
+    )
+    later = await saves.vote_shared(1, session_key(1, 2), "AGENT3")
+    alone = await saves.vote(1, session_key(1, 3), "AGENT4")  # the writer was given back
     assert sorted(seq for seq in outcomes[:SEATS] if isinstance(seq, int)) == [*range(1, SEATS + 1)]
     assert isinstance(outcomes[SEATS], TypeError)  # no game row to read
     assert (later, alone) == (1, 2)
@@ -97,9 +96,8 @@ async def test_shared_commits_save_every_waiting_vote_once_and_refuse_a_bad_one_
 
 
 def test_the_bare_app_saves_what_the_bench_sends_and_a_new_run_starts_anew(
-    tmp_path: Path,
+    tmp_path: Path, path: Path
 ) -> None:
-    path = tmp_path / "saves.sqlite3"
     maker = RequestMaker([Address("127.0.0.1", 1)])
     sent = [maker.make("save", number) for number in (0, ROOMS, ROOMS * SEATS)]
     shared = maker.make("shared", 1)
