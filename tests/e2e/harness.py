@@ -47,7 +47,9 @@ def running_server(var_dir: Path, extra_env: dict[str, str] | None = None) -> It
         stderr=subprocess.STDOUT,
     )
     try:
-        yield wait_until_serving(process, var_dir / "server.log")
+        base = wait_until_serving(process, var_dir / "server.log")
+        SERVER_LOGS[base] = var_dir / "server.log"
+        yield base
     finally:
         process.terminate()
         try:
@@ -55,6 +57,19 @@ def running_server(var_dir: Path, extra_env: dict[str, str] | None = None) -> It
         except subprocess.TimeoutExpired:
             process.kill()
         log.close()
+
+
+SERVER_LOGS: dict[str, Path] = {}
+"""Each running server's log by its base URL, for a failure to show what the server saw."""
+
+
+def server_log_tail(url: str, lines: int = 80) -> str:
+    """The last lines of the log of the server that serves `url` (for a failure's message)."""
+    for base, log in SERVER_LOGS.items():
+        if url.startswith(base) and log.is_file():
+            tail = log.read_text(errors="replace").splitlines()[-lines:]
+            return "the server's log ends:\n" + "\n".join(tail)
+    return "(no server log)"
 
 
 STARTUP_SECONDS = 120

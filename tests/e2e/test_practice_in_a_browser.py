@@ -17,7 +17,7 @@ from typing import Any
 
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
-from tests.e2e.harness import PHONE, screenshot_dir
+from tests.e2e.harness import PHONE, screenshot_dir, server_log_tail
 
 DAY_SECONDS = 60.0
 """The longest one day may take here: the bots' decisions and the Pouch (seconds, normally)."""
@@ -43,7 +43,8 @@ def _next_day(page: Any, game_url: str, before: str) -> str:
         if head != before:
             return head
         time.sleep(0.2)
-    raise AssertionError(f"no Pouch left within {DAY_SECONDS} s: still {before!r}")
+    late = f"no Pouch left within {DAY_SECONDS} s: still {before!r}"
+    raise AssertionError(f"{late}\n{server_log_tail(game_url)}")
 
 
 def _jump_or_watch(page: Any, game_url: str) -> tuple[str, bool]:
@@ -64,7 +65,8 @@ def _jump_or_watch(page: Any, game_url: str) -> tuple[str, bool]:
         except PlaywrightTimeout:
             continue  # redrawn under the click, or over meanwhile: look again
         return _head(page), True
-    raise AssertionError("the game did not end after the guest was burned")
+    late = "the game did not end after the guest was burned"
+    raise AssertionError(f"{late}\n{server_log_tail(game_url)}")
 
 
 def _shoot(page: Any, folder: Path, name: str) -> None:

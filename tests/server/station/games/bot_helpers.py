@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 from litestar import Litestar
 from sqlalchemy import select
+from sqlalchemy.exc import OperationalError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from deaddrop.engine.station.state import State
@@ -132,3 +133,18 @@ async def seat_row(db: AsyncSession, table: Table, seat: int) -> StationSeat:
     )
     assert row is not None
     return row
+
+
+def lock_the_first_carry_out(monkeypatch: pytest.MonkeyPatch) -> list[Exception]:
+    """Make the next bot decision fail as on a locked database, once; the failure still to
+    come (empty once it came)."""
+    carry_out = BotRunner._carry_out
+    failures: list[Exception] = [OperationalError("INSERT", {}, Exception("database is locked"))]
+
+    async def locked_once(runner: BotRunner, *args: Any) -> None:
+        if failures:
+            raise failures.pop()
+        await carry_out(runner, *args)
+
+    monkeypatch.setattr(BotRunner, "_carry_out", locked_once)
+    return failures

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 
+import pytest
 from litestar import Litestar
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -18,6 +19,7 @@ from tests.server.station.games.bot_helpers import (
     bot_runner,
     bot_table,
     decisions,
+    lock_the_first_carry_out,
     run_bots,
     run_two_bot_runners,
     saves_today,
@@ -113,6 +115,23 @@ def test_a_claimed_decision_whose_runner_died_is_taken_over_after_the_timeout(
     assert any(a.get("seat") == seat for a in saves_today(table))
     (taken,) = decisions(table)  # the same decision, taken over, not a second one
     assert taken.runner == "test" and taken.done_at is not None
+
+
+def test_a_decision_that_fails_is_given_back_and_decided_at_the_next_pass(
+    host: Person,
+    players: list[Person],
+    run_db: RunDB,
+    app: Litestar,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    table = bot_table(host, players[:4], ["heuristic"], run_db, app)
+    failures = lock_the_first_carry_out(monkeypatch)
+    runner = bot_runner(table, BotTiming())  # the defaults: a claim is kept 2 minutes
+    assert run_bots(table, runner) == 0  # it failed (logged), and saved nothing
+    assert not failures and decisions(table) == [] and saves_today(table) == []
+    assert run_bots(table, runner) == 1  # at once, not after the claim's timeout
+    (done,) = decisions(table)
+    assert done.done_at is not None and saves_today(table)
 
 
 def test_the_bot_runner_is_a_standard_job_of_serve_and_worker(app: Litestar) -> None:

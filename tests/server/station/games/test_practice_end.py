@@ -15,7 +15,7 @@ from deaddrop.engine.station.views import view
 from deaddrop.server.station.bot_seats import runner as runner_module
 from deaddrop.server.station.bot_seats.seat_input import SeatInput, seat_input
 from deaddrop.server.station.tabs.roles_text import role_name
-from tests.server.station.games.bot_helpers import run_bots
+from tests.server.station.games.bot_helpers import lock_the_first_carry_out, run_bots
 from tests.server.station.games.helpers import Person, RunDB, Table
 from tests.server.station.games.practice_helpers import burn_the_person, practise
 
@@ -41,6 +41,18 @@ def test_s26_jump_to_the_end_plays_the_bots_out_and_reveals_everything(
     assert "Jump to the end" not in roster
     full = view(state, 0)
     assert full["over"] and len(full["reveal"]["roles"]) == 8
+
+
+def test_a_jump_goes_on_after_a_bot_seat_fails_for_a_moment(
+    host: Person, run_db: RunDB, app: Litestar, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    table = practise(host, run_db, app, players=6, level="heuristic")
+    run_bots(table)
+    burn_the_person(table)
+    failures = lock_the_first_carry_out(monkeypatch)
+    assert host.form(table.path("/practice/jump")).status_code == 303
+    assert not failures  # it failed once, and the jump went on to the end
+    assert table.state().over and table.game().status == "over"
 
 
 def test_jump_to_the_end_is_refused_while_the_person_is_alive(

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
-from sqlalchemy import func, select, update
+from sqlalchemy import delete, func, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -84,5 +84,16 @@ async def finish(db: AsyncSession, decision_id: int, now: datetime) -> None:
     """Mark a decision done: its saves and posts were applied (or refused by the rules)."""
     await db.execute(
         update(StationBotDecision).where(StationBotDecision.id == decision_id).values(done_at=now)
+    )
+    await db.commit()
+
+
+async def release(db: AsyncSession, decision_id: int) -> None:
+    """Give back a claimed decision that failed before it was done, so that the next pass
+    decides it again rather than waiting out the claim's timeout."""
+    await db.execute(
+        delete(StationBotDecision).where(
+            StationBotDecision.id == decision_id, StationBotDecision.done_at.is_(None)
+        )
     )
     await db.commit()

@@ -119,12 +119,19 @@ class BotRunner(DatabaseWorker):
         )
         if decision is None:
             return 0
-        plan, _ = level(bot_level)(given.seen, given.posts, bot_rng(seed, day, seat, print_))
-        for stale in (game, row):  # a claim taken over rolled back first: read them again
-            await db.refresh(stale)
-        if game.practice:
-            plan = done_when_decided(plan, seat)
-        await self._carry_out(db, GameContext(game, None, row), plan)
+        try:
+            plan, _ = level(bot_level)(given.seen, given.posts, bot_rng(seed, day, seat, print_))
+            for stale in (game, row):  # a claim taken over rolled back first: read them again
+                await db.refresh(stale)
+            if game.practice:
+                plan = done_when_decided(plan, seat)
+            await self._carry_out(db, GameContext(game, None, row), plan)
+        except Exception:
+            # A failure (a locked database, say) gives the decision back at once: kept, it
+            # would hold the seat, and a practice game's Pouch, until the claim times out.
+            await db.rollback()
+            await decisions.release(db, decision)
+            raise
         await decisions.finish(db, decision, self.clock.now())
         return 1
 

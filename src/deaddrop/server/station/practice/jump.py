@@ -5,10 +5,12 @@ decides the same thing twice) and each Pouch through the Pouch runner's own step
 from __future__ import annotations
 
 import asyncio
+import logging
 import time
 from datetime import timedelta
 
 from sqlalchemy import Select, select
+from sqlalchemy.exc import OperationalError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from deaddrop.engine.station import State
@@ -18,6 +20,8 @@ from deaddrop.server.station.bot_seats.runner import BotRunner, BotTiming
 from deaddrop.server.station.game.access import GameContext
 from deaddrop.server.station.game.models import StationGame, StationSeat
 from deaddrop.server.station.play.pouch_runner import PouchRunner
+
+logger = logging.getLogger("deaddrop.station.practice")
 
 JUMP_SECONDS = 120.0
 """The longest a jump plays before it gives up (the background runners go on regardless)."""
@@ -51,8 +55,13 @@ async def do_jump_to_end(
                 return
             seats = list(await db.scalars(_bot_seats(game_id)))
         for seat_id in seats:
-            async with sessionmaker() as db:
-                await bots.play_seat(db, game_id, seat_id)
+            try:
+                async with sessionmaker() as db:
+                    await bots.play_seat(db, game_id, seat_id)
+            except OperationalError:
+                # A moment's trouble (a locked database): the runner gave the decision back,
+                # and the next round decides it again.
+                logger.warning("a jump's bot seat %s failed; trying again", seat_id, exc_info=True)
         # The last bot's done mark made the Pouch due (S41); another runner may have sent it.
         if await pouches.step(game_id) is not None:
             continue
