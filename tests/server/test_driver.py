@@ -1,5 +1,5 @@
-"""Statements sent straight through SQLite's driver (db/driver.py) bind and read exactly as
-SQLAlchemy's own execution does, on every backend."""
+"""Statements sent straight through the database's driver (db/driver.py: SQLite's, asyncpg)
+bind and read exactly as SQLAlchemy's own execution does, on every backend."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 from sqlalchemy import Integer, Text, bindparam, cast, insert, select
 from sqlalchemy.dialects import sqlite
+from sqlalchemy.dialects.postgresql import asyncpg
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -94,12 +95,12 @@ def test_a_statement_is_compiled_once(run_db: RunDb) -> None:
         await db.rollback()
 
     run_db(twice)
-    if "sqlite" in str(run_db(lambda db: _url(db))):
-        assert _INSERT in driver._PREPARED
+    dialect = run_db(_dialect_name)
+    assert driver._PREPARED[(dialect, _INSERT)] is not None
 
 
-async def _url(db: AsyncSession) -> str:
-    return str(db.bind.url)  # type: ignore[union-attr]
+async def _dialect_name(db: AsyncSession) -> str:
+    return str(db.bind.dialect.name)  # type: ignore[union-attr]
 
 
 def test_a_broken_unique_key_is_sqlalchemys_integrity_error(run_db: RunDb) -> None:
@@ -114,12 +115,13 @@ def test_a_broken_unique_key_is_sqlalchemys_integrity_error(run_db: RunDb) -> No
 
 def test_the_statements_every_post_and_page_send_go_straight_to_the_driver() -> None:
     """A post's rate-limited insert and a page's journal reads bind every value themselves:
-    none is left to SQLAlchemy, so none of them falls back to its execution on SQLite."""
+    none is left to SQLAlchemy, so none of them falls back to its execution."""
     page_reads = [_NEWEST_SPANNING, _NEWEST_SPANNING_BEFORE, _SPAN]
     for tabs in (("floor",), tuple(KINDS_SHOWN_ON)):
         page_reads += [_news_query(tabs, None), _news_query(tabs, 9)]
     for statement in (_INSERT_WITHIN_RATE, _AFTER_ROWS, _BETWEEN_ROWS, _WITH_LOOKS, *page_reads):
-        assert driver.prepared(statement, sqlite.dialect()) is not None
+        for dialect in (sqlite.dialect(), asyncpg.dialect()):  # type: ignore[no-untyped-call]
+            assert driver.prepared(statement, dialect) is not None
 
 
 async def test_a_transaction_holding_no_connection_yet_gets_one_through_the_greenlet(

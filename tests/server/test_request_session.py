@@ -40,8 +40,10 @@ def counted(engine: AsyncEngine) -> Iterator[Counter[str]]:
     def checkin(*_args: Any) -> None:
         counts["checkins"] += _in_a_request()
 
-    def statement(*_args: Any) -> None:
+    def statement(_conn: Any, cursor: Any, *_args: Any) -> None:
         counts["statements"] += _in_a_request()
+        # Straight to the driver (db/driver.py): its listeners hear of it without a cursor.
+        counts["direct"] += _in_a_request() and cursor is None
 
     pool = engine.sync_engine.pool
     event.listen(pool, "checkout", checkout)

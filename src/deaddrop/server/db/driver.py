@@ -1,4 +1,5 @@
-"""A prepared statement run straight through SQLite's driver, SQLAlchemy's execution skipped.
+"""A prepared statement run straight through the database's driver, SQLAlchemy's execution
+skipped.
 
 On SQLite a statement runs on the event loop (db/sqlite_connection.py) in tens of
 microseconds, while SQLAlchemy's execution around it (the session, the greenlet, the result)
@@ -7,9 +8,10 @@ here), and the statements every page and every save send pay it thousands of tim
 Here a statement is compiled once, its values bound as SQLAlchemy binds them (each type's bind
 processor: a moment as its stored text, JSON as text), its rows read as SQLAlchemy reads them
 and its errors raised as SQLAlchemy raises them; it is sent on the connection the session
-already holds, inside its transaction. On another database, or for a statement that leaves a
-value to a column default or binds a list, SQLAlchemy executes it as usual. The engine's
-`before_cursor_execute` listeners hear of every statement either way.
+already holds, inside its transaction. On PostgreSQL the same goes through asyncpg
+(db/asyncpg_driver.py: inside a transaction already open, or alone). For a statement that
+leaves a value to a column default or binds a list, or on another driver, SQLAlchemy executes
+it as usual. The engine's `before_cursor_execute` listeners hear of every statement either way.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from sqlalchemy.engine import Connection, Dialect
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession
 
+from deaddrop.server.db.asyncpg_driver import may_send, send_on_asyncpg
 from deaddrop.server.db.sqlite_connection import GatedConnection
 
 Slot = tuple[str, Any, Callable[[Any], Any] | None]
@@ -35,14 +38,16 @@ _GIVEN = object()
 
 @dataclass(frozen=True)
 class Prepared:
-    """A statement compiled for SQLite: its SQL, its parameters in order, its result columns'
-    readers."""
+    """A statement compiled for one database: its SQL, its parameters in order, its result
+    columns' readers."""
 
     sql: str
     slots: tuple[Slot, ...]
     readers: tuple[tuple[int, Callable[[Any], Any]], ...]
     """The result columns SQLAlchemy reads through a processor (a moment from its text, JSON
     from its text), by position."""
+    returns_rows: bool
+    """A query, or a write with its own RETURNING (asyncpg fetches the one, executes the other)."""
 
     def read(self, row: Sequence[Any]) -> tuple[Any, ...]:
         """A driver's row as SQLAlchemy's result would give it."""
@@ -70,15 +75,17 @@ class Prepared:
         return tuple(bound)
 
 
-_PREPARED: dict[Any, Prepared | None] = {}
-"""Statements by identity: each is built once (module constants, cached builders); None for
-one this module cannot bind (an expanding IN, a value computed at execution)."""
+_PREPARED: dict[tuple[str, Any], Prepared | None] = {}
+"""Statements by database and identity: each is built once (module constants, cached
+builders); None for one this module cannot bind (an expanding IN, a value computed at
+execution)."""
 
 
 def prepared(statement: Any, dialect: Dialect) -> Prepared | None:
-    """`statement` compiled for SQLite once (None: leave it to SQLAlchemy)."""
-    if statement in _PREPARED:
-        return _PREPARED[statement]
+    """`statement` compiled for `dialect` once (None: leave it to SQLAlchemy)."""
+    key = (dialect.name, statement)
+    if key in _PREPARED:
+        return _PREPARED[key]
     compiled = statement.compile(dialect=dialect)
     slots: list[Slot] = []
     ready: Prepared | None = None
@@ -97,8 +104,11 @@ def prepared(statement: Any, dialect: Dialect) -> Prepared | None:
             for index, column in enumerate(getattr(statement, "exported_columns", ()))
         ]
         reading = tuple((index, read) for index, read in readers if read is not None)
-        ready = Prepared(compiled.string, tuple(slots), reading)
-    _PREPARED[statement] = ready
+        # Not an implicit RETURNING (SQLAlchemy adds one to fetch a new row's key): only the
+        # statement's own.
+        returns_rows = bool(statement.is_select or getattr(statement, "_returning", ()))
+        ready = Prepared(compiled.string, tuple(slots), reading, returns_rows)
+    _PREPARED[key] = ready
     return ready
 
 
@@ -119,13 +129,18 @@ class Sent:
 
 
 async def send(
-    connection: AsyncConnection, statement: Executable, values: Mapping[str, Any]
+    connection: AsyncConnection,
+    statement: Executable,
+    values: Mapping[str, Any],
+    *,
+    alone: bool = False,
 ) -> Sent:
     """Run `statement` with `values` on `connection` (in its transaction): straight through the
-    driver on SQLite, else through SQLAlchemy."""
+    driver when it can, else through SQLAlchemy. `alone`: a read that stands by itself, needing
+    no transaction (on PostgreSQL, outside an open one, none is begun for it)."""
     sync = connection.sync_connection
     assert sync is not None  # a connection in use
-    sent = await _on_driver(sync, statement, values)
+    sent = await _on_driver(sync, statement, values, alone)
     if sent is not None:
         return sent
     result = await connection.execute(statement, dict(values))
@@ -149,12 +164,15 @@ async def send_in(db: AsyncSession, statement: Executable, values: Mapping[str, 
 
 
 async def _on_driver(
-    connection: Connection, statement: Executable, values: Mapping[str, Any]
+    connection: Connection, statement: Executable, values: Mapping[str, Any], alone: bool = False
 ) -> Sent | None:
-    """The statement run straight through SQLite's driver; None on another database or for a
-    statement SQLAlchemy must run."""
-    if connection.dialect.name != "sqlite":
+    """The statement run straight through the driver; None for one SQLAlchemy must run."""
+    name = connection.dialect.name
+    if name not in ("sqlite", "postgresql"):
         return None
+    driver = connection.connection.driver_connection
+    if name == "postgresql" and not may_send(driver, alone):
+        return None  # SQLAlchemy begins the transaction (or finds the connection lost)
     ready = prepared(statement, connection.dialect)
     parameters = None if ready is None else ready.parameters(values)
     if ready is None or parameters is None:
@@ -164,7 +182,9 @@ async def _on_driver(
         # in tests and tools); there is no cursor or execution context to give them.
         for listener in connection.dispatch.before_cursor_execute:
             listener(connection, None, ready.sql, parameters, None, False)
-    driver = connection.connection.driver_connection
+    if name == "postgresql":
+        records, rowcount = await send_on_asyncpg(driver, ready.sql, parameters, ready.returns_rows)
+        return Sent([ready.read(record) for record in records], rowcount)
     assert driver is not None  # a checked-out connection
     try:
         if isinstance(driver, GatedConnection):  # one call: no aiosqlite cursor around it

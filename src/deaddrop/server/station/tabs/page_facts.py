@@ -98,7 +98,8 @@ async def read_facts(
     """The facts of `user_id`'s page of game `game` (public id) under session `session_id`;
     None when the session is gone or expired, or the person holds no seat in that game."""
     values = {"session": session_id, "user": user_id, "game": game, "stream": stream, "now": now}
-    # Straight through the driver on SQLite (db/driver.py): every warm page asks it, and the
-    # columns come as the driver gives them anyway (`_whole_row`).
-    rows = (await send(connection, _STATEMENT, values)).rows
+    # Straight through the driver (db/driver.py): every warm page asks it, and the columns come
+    # as the driver gives them anyway (`_whole_row`). Alone: one read, whole by itself, so on
+    # PostgreSQL a known page is one round trip, without BEGIN and ROLLBACK.
+    rows = (await send(connection, _STATEMENT, values, alone=True)).rows
     return rows[0] if rows else None

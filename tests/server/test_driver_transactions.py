@@ -1,0 +1,151 @@
+"""A statement sent straight through the driver keeps SQLAlchemy's transactions and errors: it
+joins a transaction already open; outside one, SQLAlchemy sends it and begins the transaction;
+a read alone begins none; a lost connection is SQLAlchemy's error and leaves the pool."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Iterator
+from typing import Any
+
+import asyncpg
+import pytest
+from sqlalchemy import event, func, select, text
+from sqlalchemy.exc import DBAPIError, IntegrityError, InterfaceError
+from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession
+
+from deaddrop.server.db import driver
+from deaddrop.server.db.asyncpg_driver import _as_sqlalchemy_raises
+from deaddrop.server.live.models import LiveEvent
+from tests.server.test_driver import _INSERT, _NEWER, MOMENT, _event
+
+RunDb = Callable[[Callable[[AsyncSession], Awaitable[Any]]], Any]
+
+
+@pytest.fixture
+def direct(run_db: RunDb) -> Iterator[list[bool]]:
+    """Each statement on the journal's table the engine sends, in order (the app's background
+    jobs send others meanwhile): True when it went straight to the driver (its listeners hear
+    of it without a cursor)."""
+    engine: AsyncEngine = run_db(_engine)
+    sent: list[bool] = []
+
+    def heard(_conn: Any, cursor: Any, statement: str, *_args: Any) -> None:
+        if "live_events" in statement:
+            sent.append(cursor is None)
+
+    event.listen(engine.sync_engine, "before_cursor_execute", heard)
+    yield sent
+    event.remove(engine.sync_engine, "before_cursor_execute", heard)
+
+
+async def _engine(db: AsyncSession) -> AsyncEngine:
+    bind = db.bind
+    assert isinstance(bind, AsyncEngine)
+    return bind
+
+
+async def _count(db: AsyncSession) -> int:
+    return int(await db.scalar(select(func.count()).select_from(LiveEvent)) or 0)
+
+
+def _backend(run_db: RunDb) -> str:
+    return str(run_db(_engine).dialect.name)
+
+
+def test_a_statement_in_an_open_transaction_joins_it(run_db: RunDb, direct: list[bool]) -> None:
+    async def begun_then_rolled_back(db: AsyncSession) -> None:
+        await db.execute(select(1))  # the transaction is open
+        direct.clear()
+        await driver.send_in(db, _INSERT, _event(1, created_at=MOMENT))
+        assert direct == [True]  # straight to the driver, inside it
+        await db.rollback()
+
+    run_db(begun_then_rolled_back)
+    assert run_db(_count) == 0  # undone with the transaction it joined
+
+
+def test_outside_a_transaction_sqlalchemy_sends_it_and_begins_one(
+    run_db: RunDb, direct: list[bool]
+) -> None:
+    async def first_then_rolled_back(db: AsyncSession) -> None:
+        direct.clear()
+        await driver.send_in(db, _INSERT, _event(1, created_at=MOMENT))
+        await driver.send_in(db, _INSERT, _event(2, created_at=MOMENT))
+        await db.rollback()
+
+    run_db(first_then_rolled_back)
+    if _backend(run_db) == "postgresql":
+        assert direct == [False, True]  # SQLAlchemy began it; the next one joined it
+    assert run_db(_count) == 0  # both inside the transaction, undone with it
+
+
+def test_a_read_alone_begins_no_transaction(run_db: RunDb, direct: list[bool]) -> None:
+    async def written(db: AsyncSession) -> None:
+        await driver.send_in(db, _INSERT, _event(1, created_at=MOMENT))
+        await db.commit()
+
+    async def read_alone(db: AsyncSession) -> tuple[list[Any], bool]:
+        connection = await db.connection()
+        direct.clear()
+        values = {"stream": "test:driver", "after": MOMENT.replace(year=2025)}
+        sent = await driver.send(connection, _NEWER, values, alone=True)
+        raw = (await connection.get_raw_connection()).driver_connection
+        open_after = isinstance(raw, asyncpg.Connection) and raw.is_in_transaction()
+        return sent.rows, open_after
+
+    run_db(written)
+    rows, open_after = run_db(read_alone)
+    assert [seq for seq, _payload in rows] == [1]
+    assert direct == [True] and not open_after  # one round trip: no BEGIN, no ROLLBACK
+
+
+def _postgresql_only(run_db: RunDb) -> None:
+    if _backend(run_db) != "postgresql":
+        pytest.skip("asyncpg's connection: PostgreSQL only")
+
+
+def test_a_lost_connection_is_sqlalchemys_error_and_leaves_the_pool(run_db: RunDb) -> None:
+    _postgresql_only(run_db)
+
+    async def lost(db: AsyncSession) -> None:
+        pid = await db.scalar(text("SELECT pg_backend_pid()"))  # the transaction is open
+        async with AsyncSession(db.bind) as other:
+            await other.execute(text("SELECT pg_terminate_backend(:pid)"), {"pid": pid})
+        with pytest.raises(DBAPIError):  # SQLAlchemy's, as its own execution would raise
+            await driver.send_in(db, _INSERT, _event(1, created_at=MOMENT))
+        await db.rollback()
+
+    run_db(lost)
+    assert run_db(_count) == 0  # the pool gave a working connection next
+
+
+def test_a_closed_connection_is_left_to_sqlalchemy(run_db: RunDb, direct: list[bool]) -> None:
+    _postgresql_only(run_db)
+
+    async def closed(db: AsyncSession) -> None:
+        await db.execute(select(1))
+        connection = await db.connection()
+        raw = (await connection.get_raw_connection()).driver_connection
+        assert isinstance(raw, asyncpg.Connection)
+        await raw.close()
+        direct.clear()
+        with pytest.raises(DBAPIError):
+            await driver.send_in(db, _INSERT, _event(1, created_at=MOMENT))
+        assert direct == [False]  # SQLAlchemy tried it, found it closed
+        await db.rollback()
+
+    run_db(closed)
+    assert run_db(_count) == 0
+
+
+def test_asyncpg_errors_are_raised_as_sqlalchemy_raises_them() -> None:
+    cases = [
+        (asyncpg.UniqueViolationError("duplicate key"), IntegrityError),
+        (asyncpg.ForeignKeyViolationError("no such game"), IntegrityError),
+        (asyncpg.InterfaceError("connection is closed"), InterfaceError),
+        (asyncpg.exceptions.DivisionByZeroError("division by zero"), DBAPIError),
+    ]
+    for error, kind in cases:
+        raised = _as_sqlalchemy_raises("SELECT $1", (1,), error)
+        assert type(raised) is kind and raised.orig is error
+        assert raised.statement == "SELECT $1" and raised.params == (1,)
