@@ -13,6 +13,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from deaddrop.engine.station.state import State
 from deaddrop.engine.station.views import view
 from deaddrop.server.station.bot_seats import runner as runner_module
+from deaddrop.server.station.bot_seats.runner import BotRunner
 from deaddrop.server.station.bot_seats.seat_input import SeatInput, seat_input
 from deaddrop.server.station.tabs.roles_text import role_name
 from tests.server.station.games.bot_helpers import lock_the_first_carry_out, run_bots
@@ -46,10 +47,16 @@ def test_s26_jump_to_the_end_plays_the_bots_out_and_reveals_everything(
 def test_a_jump_goes_on_after_a_bot_seat_fails_for_a_moment(
     host: Person, run_db: RunDB, app: Litestar, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    table = practise(host, run_db, app, players=6, level="heuristic")
-    run_bots(table)
-    burn_the_person(table)
+    async def idle(_runner: BotRunner) -> int:
+        return 0
+
+    # The app's own bot runner sits still: Day 1 is left to the jump, which meets the failure
+    # (the bots not done, no Pouch leaves before it).
+    monkeypatch.setattr(BotRunner, "run_once", idle)
     failures = lock_the_first_carry_out(monkeypatch)
+    table = practise(host, run_db, app, players=6, level="heuristic")
+    burn_the_person(table)
+    assert table.state().day == 1 and failures
     assert host.form(table.path("/practice/jump")).status_code == 303
     assert not failures  # it failed once, and the jump went on to the end
     assert table.state().over and table.game().status == "over"
