@@ -99,13 +99,12 @@ def test_a_read_alone_begins_no_transaction(run_db: RunDb, direct: list[bool]) -
     assert direct == [True] and not open_after  # one round trip: no BEGIN, no ROLLBACK
 
 
-def _postgresql_only(run_db: RunDb) -> None:
-    if _backend(run_db) != "postgresql":
-        pytest.skip("asyncpg's connection: PostgreSQL only")
+POSTGRESQL_ONLY = pytest.mark.parametrize("empty_database", ["postgresql"], indirect=True)
+"""asyncpg's connection: these run on PostgreSQL alone."""
 
 
+@POSTGRESQL_ONLY
 def test_a_lost_connection_is_sqlalchemys_error_and_leaves_the_pool(run_db: RunDb) -> None:
-    _postgresql_only(run_db)
 
     async def lost(db: AsyncSession) -> None:
         pid = await db.scalar(text("SELECT pg_backend_pid()"))  # the transaction is open
@@ -119,8 +118,32 @@ def test_a_lost_connection_is_sqlalchemys_error_and_leaves_the_pool(run_db: RunD
     assert run_db(_count) == 0  # the pool gave a working connection next
 
 
+@POSTGRESQL_ONLY
+def test_a_connection_lost_under_a_direct_send_leaves_the_pool(
+    run_db: RunDb, direct: list[bool], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """asyncpg may learn of the loss only as the statement goes out: the same as above."""
+
+    async def lost(db: AsyncSession) -> None:
+        await db.execute(select(1))
+        connection = await db.connection()
+        raw = (await connection.get_raw_connection()).driver_connection
+        assert isinstance(raw, asyncpg.Connection)
+        await raw.close()
+        monkeypatch.setattr(driver, "may_send", lambda _driver, _alone: True)
+        direct.clear()
+        with pytest.raises(DBAPIError) as raised:
+            await driver.send_in(db, _INSERT, _event(1, created_at=MOMENT))
+        assert direct == [True] and raised.value.connection_invalidated
+        await db.rollback()  # nothing to roll back on a connection out of the pool
+
+    run_db(lost)
+    monkeypatch.undo()
+    assert run_db(_count) == 0  # the pool gave a working connection next
+
+
+@POSTGRESQL_ONLY
 def test_a_closed_connection_is_left_to_sqlalchemy(run_db: RunDb, direct: list[bool]) -> None:
-    _postgresql_only(run_db)
 
     async def closed(db: AsyncSession) -> None:
         await db.execute(select(1))

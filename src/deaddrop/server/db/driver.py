@@ -183,8 +183,18 @@ async def _on_driver(
         for listener in connection.dispatch.before_cursor_execute:
             listener(connection, None, ready.sql, parameters, None, False)
     if name == "postgresql":
-        records, rowcount = await send_on_asyncpg(driver, ready.sql, parameters, ready.returns_rows)
-        return Sent([ready.read(record) for record in records], rowcount)
+        try:
+            found, rowcount = await send_on_asyncpg(
+                driver, ready.sql, parameters, ready.returns_rows
+            )
+        except DBAPIError as error:
+            if driver is not None and driver.is_closed():  # SQLAlchemy's test of a disconnect
+                # As its execution does then: the connection leaves the pool, and the
+                # transaction's rollback finds nothing to roll back.
+                error.connection_invalidated = True
+                connection.invalidate(error.orig)
+            raise
+        return Sent([ready.read(record) for record in found], rowcount)
     assert driver is not None  # a checked-out connection
     try:
         if isinstance(driver, GatedConnection):  # one call: no aiosqlite cursor around it
