@@ -1,6 +1,6 @@
 """A statement sent straight through the driver keeps SQLAlchemy's transactions and errors: it
-joins a transaction already open; outside one, SQLAlchemy sends it and begins the transaction;
-a read alone begins none; a lost connection is SQLAlchemy's error and leaves the pool."""
+joins the session's transaction (the first one begins it, as SQLAlchemy would); a read alone
+begins none; a lost connection is SQLAlchemy's error and leaves the pool."""
 
 from __future__ import annotations
 
@@ -64,7 +64,7 @@ def test_a_statement_in_an_open_transaction_joins_it(run_db: RunDb, direct: list
     assert run_db(_count) == 0  # undone with the transaction it joined
 
 
-def test_outside_a_transaction_sqlalchemy_sends_it_and_begins_one(
+def test_the_first_statement_begins_the_transaction_as_sqlalchemy_would(
     run_db: RunDb, direct: list[bool]
 ) -> None:
     async def first_then_rolled_back(db: AsyncSession) -> None:
@@ -73,10 +73,15 @@ def test_outside_a_transaction_sqlalchemy_sends_it_and_begins_one(
         await driver.send_in(db, _INSERT, _event(2, created_at=MOMENT))
         await db.rollback()
 
+    async def first_then_committed(db: AsyncSession) -> None:
+        await driver.send_in(db, _INSERT, _event(3, created_at=MOMENT))
+        await db.commit()
+
     run_db(first_then_rolled_back)
-    if _backend(run_db) == "postgresql":
-        assert direct == [False, True]  # SQLAlchemy began it; the next one joined it
+    assert direct == [True, True]  # straight to the driver, the first one too
     assert run_db(_count) == 0  # both inside the transaction, undone with it
+    run_db(first_then_committed)
+    assert run_db(_count) == 1  # and committed with it
 
 
 def test_a_read_alone_begins_no_transaction(run_db: RunDb, direct: list[bool]) -> None:
@@ -119,6 +124,32 @@ def test_a_lost_connection_is_sqlalchemys_error_and_leaves_the_pool(run_db: RunD
 
 
 @POSTGRESQL_ONLY
+def test_a_connection_lost_before_the_first_statement_is_sqlalchemys_error(
+    run_db: RunDb,
+) -> None:
+    """The BEGIN fails (or the loss is known already): SQLAlchemy sends the statement, raises
+    its error and takes the connection out of the pool."""
+
+    async def lost(db: AsyncSession) -> None:
+        connection = await db.connection()  # begun, but nothing sent on it yet
+        raw = (await connection.get_raw_connection()).driver_connection
+        assert isinstance(raw, asyncpg.Connection)
+        async with AsyncSession(db.bind) as other:
+            pid = raw.get_server_pid()
+            await other.execute(text("SELECT pg_terminate_backend(:pid)"), {"pid": pid})
+        with pytest.raises(DBAPIError):
+            await driver.send_in(db, _INSERT, _event(1, created_at=MOMENT))
+        await db.rollback()
+
+    run_db(lost)
+    assert run_db(_count) == 0
+
+
+async def _yes(*_args: Any) -> bool:
+    return True
+
+
+@POSTGRESQL_ONLY
 def test_a_connection_lost_under_a_direct_send_leaves_the_pool(
     run_db: RunDb, direct: list[bool], monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -130,7 +161,7 @@ def test_a_connection_lost_under_a_direct_send_leaves_the_pool(
         raw = (await connection.get_raw_connection()).driver_connection
         assert isinstance(raw, asyncpg.Connection)
         await raw.close()
-        monkeypatch.setattr(driver, "may_send", lambda _driver, _alone: True)
+        monkeypatch.setattr(driver, "may_send", _yes)
         direct.clear()
         with pytest.raises(DBAPIError) as raised:
             await driver.send_in(db, _INSERT, _event(1, created_at=MOMENT))

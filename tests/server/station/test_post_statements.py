@@ -67,7 +67,7 @@ def test_a_floor_post_takes_five_statements(server: TestClient[Litestar], table:
                 answer = _send(player, tokens[seat], path, {"text": f"r{round_number} s{seat}"})
             assert answer.status_code == 200, answer.text
             assert counts["statements"] <= POST_STATEMENTS
-            assert counts["statements"] - counts["direct"] <= 1  # as a vote's (below)
+            assert counts["statements"] == counts["direct"]  # all straight to the driver
             assert counts["checkouts"] == counts["checkins"] == 1
 
 
@@ -79,8 +79,7 @@ def test_a_vote_takes_five_statements(server: TestClient[Litestar], table: Table
             answer = _send(player, token, f"/api/games/{table.game_id}/vote", {"vote": target})
         assert answer.status_code == 200, answer.text
         assert counts["statements"] <= VOTE_STATEMENTS
-        # All straight to the driver, but on PostgreSQL the first, which begins the transaction.
-        assert counts["statements"] - counts["direct"] <= 1
+        assert counts["statements"] == counts["direct"]  # all straight to the driver
 
 
 def test_the_sixth_post_is_refused_in_the_same_words_and_never_stored(

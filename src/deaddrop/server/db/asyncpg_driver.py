@@ -3,10 +3,11 @@
 SQLAlchemy's execution around a statement (the session, the greenlet hop of its asyncpg
 adapter, its cursor and result) costs several times what asyncpg itself spends on it, and on
 PostgreSQL the pages and saves send a few such statements each, thousands of times a second.
-The adapter begins its transaction lazily, at its first statement: a statement goes straight
-to asyncpg only inside a transaction already open (so it joins it, as SQLAlchemy's would) or,
-when its caller says it stands alone, outside any (one round trip, no BEGIN and no ROLLBACK:
-asyncpg's own implicit transaction). Its errors are raised as SQLAlchemy raises them.
+A statement goes straight to asyncpg inside the transaction SQLAlchemy has begun (so it joins
+it, as SQLAlchemy's would; the first one begins it on asyncpg by the adapter's own step, as
+SQLAlchemy's execution would) or, when its caller says it stands alone, outside any (one round
+trip, no BEGIN and no ROLLBACK: asyncpg's own implicit transaction). Its errors are raised as
+SQLAlchemy raises them.
 """
 
 from __future__ import annotations
@@ -15,16 +16,35 @@ from collections.abc import Sequence
 from typing import Any
 
 import asyncpg
+from sqlalchemy.engine import Connection
 from sqlalchemy.exc import DBAPIError, IntegrityError, InterfaceError
 
 
-def may_send(driver: Any, alone: bool) -> bool:
-    """Whether a statement may go straight to `driver`: an open asyncpg connection, inside its
-    transaction, or outside any when the statement stands alone."""
+async def may_send(connection: Connection, alone: bool) -> bool:
+    """Whether a statement may go straight to asyncpg on `connection` (open, and asyncpg's):
+    inside its transaction, outside any when the statement stands alone, or once the
+    transaction SQLAlchemy has begun is begun on asyncpg too (by the adapter's own step)."""
+    proxied = connection.connection
+    driver = proxied.driver_connection
     if not isinstance(driver, asyncpg.Connection) or driver.is_closed():
         # Closed (a lost server): SQLAlchemy's own execution finds it out and invalidates it.
         return False
-    return alone or driver.is_in_transaction()
+    if alone or driver.is_in_transaction():
+        return True
+    if not connection.in_transaction():
+        return False
+    # The adapter begins its transaction lazily, at its first statement: begin it here by the
+    # same step, so that it tracks it, commits it and rolls it back as ever. An adapter whose
+    # state is not as expected, or a BEGIN that fails, is left to SQLAlchemy (its errors too).
+    adapter = proxied.dbapi_connection
+    begin = getattr(adapter, "_start_transaction", None)
+    if begin is None or getattr(adapter, "_transaction", True) is not None:
+        return False
+    try:
+        await begin()
+    except Exception:
+        return False
+    return bool(driver.is_in_transaction())  # not under an autocommit isolation level
 
 
 async def send_on_asyncpg(

@@ -9,7 +9,7 @@ Here a statement is compiled once, its values bound as SQLAlchemy binds them (ea
 processor: a moment as its stored text, JSON as text), its rows read as SQLAlchemy reads them
 and its errors raised as SQLAlchemy raises them; it is sent on the connection the session
 already holds, inside its transaction. On PostgreSQL the same goes through asyncpg
-(db/asyncpg_driver.py: inside a transaction already open, or alone). For a statement that
+(db/asyncpg_driver.py: inside the session's transaction, or alone). For a statement that
 leaves a value to a column default or binds a list, or on another driver, SQLAlchemy executes
 it as usual. The engine's `before_cursor_execute` listeners hear of every statement either way.
 """
@@ -170,9 +170,9 @@ async def _on_driver(
     name = connection.dialect.name
     if name not in ("sqlite", "postgresql"):
         return None
+    if name == "postgresql" and not await may_send(connection, alone):
+        return None  # SQLAlchemy sends it (and finds the connection lost)
     driver = connection.connection.driver_connection
-    if name == "postgresql" and not may_send(driver, alone):
-        return None  # SQLAlchemy begins the transaction (or finds the connection lost)
     ready = prepared(statement, connection.dialect)
     parameters = None if ready is None else ready.parameters(values)
     if ready is None or parameters is None:
