@@ -131,9 +131,7 @@ def test_a_connection_lost_before_the_first_statement_is_sqlalchemys_error(
     its error and takes the connection out of the pool."""
 
     async def lost(db: AsyncSession) -> None:
-        connection = await db.connection()  # begun, but nothing sent on it yet
-        raw = (await connection.get_raw_connection()).driver_connection
-        assert isinstance(raw, asyncpg.Connection)
+        raw = await _asyncpg_connection(db)  # begun, but nothing sent on it yet
         async with AsyncSession(db.bind) as other:
             pid = raw.get_server_pid()
             await other.execute(text("SELECT pg_terminate_backend(:pid)"), {"pid": pid})
@@ -143,6 +141,19 @@ def test_a_connection_lost_before_the_first_statement_is_sqlalchemys_error(
 
     run_db(lost)
     assert run_db(_count) == 0
+
+
+async def _asyncpg_connection(db: AsyncSession) -> asyncpg.Connection:
+    """The asyncpg connection under `db`'s transaction (begun if it was not)."""
+    raw = (await (await db.connection()).get_raw_connection()).driver_connection
+    assert isinstance(raw, asyncpg.Connection)
+    return raw
+
+
+async def _begun_then_closed(db: AsyncSession) -> None:
+    """A transaction begun by a statement, then its connection closed under it."""
+    await db.execute(select(1))
+    await (await _asyncpg_connection(db)).close()
 
 
 async def _yes(*_args: Any) -> bool:
@@ -156,11 +167,7 @@ def test_a_connection_lost_under_a_direct_send_leaves_the_pool(
     """asyncpg may learn of the loss only as the statement goes out: the same as above."""
 
     async def lost(db: AsyncSession) -> None:
-        await db.execute(select(1))
-        connection = await db.connection()
-        raw = (await connection.get_raw_connection()).driver_connection
-        assert isinstance(raw, asyncpg.Connection)
-        await raw.close()
+        await _begun_then_closed(db)
         monkeypatch.setattr(driver, "may_send", _yes)
         direct.clear()
         with pytest.raises(DBAPIError) as raised:
@@ -177,11 +184,7 @@ def test_a_connection_lost_under_a_direct_send_leaves_the_pool(
 def test_a_closed_connection_is_left_to_sqlalchemy(run_db: RunDb, direct: list[bool]) -> None:
 
     async def closed(db: AsyncSession) -> None:
-        await db.execute(select(1))
-        connection = await db.connection()
-        raw = (await connection.get_raw_connection()).driver_connection
-        assert isinstance(raw, asyncpg.Connection)
-        await raw.close()
+        await _begun_then_closed(db)
         direct.clear()
         with pytest.raises(DBAPIError):
             await driver.send_in(db, _INSERT, _event(1, created_at=MOMENT))
