@@ -134,6 +134,25 @@ def test_a_decision_that_fails_is_given_back_and_decided_at_the_next_pass(
     assert done.done_at is not None and saves_today(table)
 
 
+def test_a_failed_decision_that_cannot_be_given_back_waits_for_its_timeout(
+    host: Person,
+    players: list[Person],
+    run_db: RunDB,
+    app: Litestar,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    table = bot_table(host, players[:4], ["heuristic"], run_db, app)
+    failures = lock_the_first_carry_out(monkeypatch)
+
+    async def broken(*_args: object) -> None:
+        raise OSError("the database is gone")
+
+    monkeypatch.setattr(claims, "release", broken)
+    assert run_bots(table) == 0 and not failures  # the decision's own error, logged
+    (kept,) = decisions(table)  # the claim stays, to be taken over after its timeout
+    assert kept.done_at is None and saves_today(table) == []
+
+
 def test_the_bot_runner_is_a_standard_job_of_serve_and_worker(app: Litestar) -> None:
     jobs = standard_jobs(app.state.sessionmaker, app.state.clock, MailSettings(), Runtime())
     assert "bot_runner" in [job.name for job in jobs]

@@ -127,10 +127,7 @@ class BotRunner(DatabaseWorker):
                 plan = done_when_decided(plan, seat)
             await self._carry_out(db, GameContext(game, None, row), plan)
         except Exception:
-            # A failure (a locked database, say) gives the decision back at once: kept, it
-            # would hold the seat, and a practice game's Pouch, until the claim times out.
-            await db.rollback()
-            await decisions.release(db, decision)
+            await _give_back(db, decision)
             raise
         await decisions.finish(db, decision, self.clock.now())
         return 1
@@ -162,6 +159,17 @@ class BotRunner(DatabaseWorker):
                 await do_act(db, context, action, clock=self.clock)
             except Refused as refusal:
                 logger.info("a bot's save was refused: %s", refusal.message)
+
+
+async def _give_back(db: AsyncSession, decision: int) -> None:
+    """Give a failed decision back at once (a locked database, say): kept, its claim would hold
+    the seat, and a practice game's Pouch, until it timed out. If even that fails, the claim
+    stays until its timeout and the decision's own error is the one raised."""
+    try:
+        await db.rollback()
+        await decisions.release(db, decision)
+    except Exception:
+        logger.warning("a failed decision's claim stays until its timeout", exc_info=True)
 
 
 def _closed(game: StationGame, now: datetime) -> bool:
