@@ -48,10 +48,6 @@ async def _count(db: AsyncSession) -> int:
     return int(await db.scalar(select(func.count()).select_from(LiveEvent)) or 0)
 
 
-def _backend(run_db: RunDb) -> str:
-    return str(run_db(_engine).dialect.name)
-
-
 def test_a_statement_in_an_open_transaction_joins_it(run_db: RunDb, direct: list[bool]) -> None:
     async def begun_then_rolled_back(db: AsyncSession) -> None:
         await db.execute(select(1))  # the transaction is open
