@@ -117,15 +117,24 @@ def test_a_claimed_decision_whose_runner_died_is_taken_over_after_the_timeout(
     assert taken.runner == "test" and taken.done_at is not None
 
 
-def test_a_decision_that_fails_is_given_back_and_decided_at_the_next_pass(
+@pytest.fixture
+def failing_bot(
     host: Person,
     players: list[Person],
     run_db: RunDB,
     app: Litestar,
     monkeypatch: pytest.MonkeyPatch,
-) -> None:
+) -> tuple[Table, list[Exception]]:
+    """A game of five people and a heuristic bot whose next decision fails once; the failure
+    still to come."""
     table = bot_table(host, players[:4], ["heuristic"], run_db, app)
-    failures = lock_the_first_carry_out(monkeypatch)
+    return table, lock_the_first_carry_out(monkeypatch)
+
+
+def test_a_decision_that_fails_is_given_back_and_decided_at_the_next_pass(
+    failing_bot: tuple[Table, list[Exception]],
+) -> None:
+    table, failures = failing_bot
     runner = bot_runner(table, BotTiming())  # the defaults: a claim is kept 2 minutes
     assert run_bots(table, runner) == 0  # it failed (logged), and saved nothing
     assert not failures and decisions(table) == [] and saves_today(table) == []
@@ -135,14 +144,9 @@ def test_a_decision_that_fails_is_given_back_and_decided_at_the_next_pass(
 
 
 def test_a_failed_decision_that_cannot_be_given_back_waits_for_its_timeout(
-    host: Person,
-    players: list[Person],
-    run_db: RunDB,
-    app: Litestar,
-    monkeypatch: pytest.MonkeyPatch,
+    failing_bot: tuple[Table, list[Exception]], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    table = bot_table(host, players[:4], ["heuristic"], run_db, app)
-    failures = lock_the_first_carry_out(monkeypatch)
+    table, failures = failing_bot
 
     async def broken(*_args: object) -> None:
         raise OSError("the database is gone")
