@@ -148,19 +148,22 @@ async def send(
     return Sent(rows, int(getattr(result, "rowcount", -1)))
 
 
-async def send_in(db: AsyncSession, statement: Executable, values: Mapping[str, Any]) -> Sent:
+async def send_in(
+    db: AsyncSession, statement: Executable, values: Mapping[str, Any], *, alone: bool = False
+) -> Sent:
     """`send` on the connection of `db`'s transaction (begun if it was not), its pending ORM
-    changes left for the ORM's next flush (reaching the connection flushes nothing)."""
+    changes left for the ORM's next flush (reaching the connection flushes nothing). `alone`:
+    a statement that stands by itself (`send`'s), inside the transaction if one is open."""
     session = db.sync_session
     transaction = session.get_transaction()
     # Reached without the greenlet only when the transaction already holds a connection: a
     # transaction begun by the ORM before any statement holds none, and checking one out may
     # open a new one (I/O: MissingGreenlet, as a bot seat's first save once met).
     if transaction is not None and transaction._connections:
-        sent = await _on_driver(session.connection(), statement, values)
+        sent = await _on_driver(session.connection(), statement, values, alone)
         if sent is not None:
             return sent
-    return await send(await db.connection(), statement, values)
+    return await send(await db.connection(), statement, values, alone=alone)
 
 
 async def _on_driver(

@@ -165,7 +165,8 @@ class DatabaseStore(NamespacedStore):
         it needs `db.get` to find it: a session holds its rows only weakly."""
         values = {**self._live_values(key), "row_id": row_id}
         # Straight through the driver on SQLite: every request but a known page's asks it.
-        found = (await send_in(db, _value_with_row(model), values)).rows
+        # Alone: on PostgreSQL no BEGIN for it (a save may need none: hosting/one_statement.py).
+        found = (await send_in(db, _value_with_row(model), values, alone=True)).rows
         if not found:
             return None, None
         value, *columns = found[0]

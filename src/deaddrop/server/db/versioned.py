@@ -34,7 +34,7 @@ async def update_versioned(db: AsyncSession, rows: Sequence[Base], *, locked: bo
     groups: dict[tuple[str, ...], list[dict[str, Any]]] = defaultdict(list)
     for row in rows:
         params = _params(row)
-        groups[_changed_names(params)].append(params)
+        groups[changed_names(params)].append(params)
     counted = (await db.connection()).dialect.supports_sane_multi_rowcount
     with db.no_autoflush:  # the ORM must not write these rows itself first
         for names, group in groups.items():
@@ -51,17 +51,31 @@ async def write_versioned_row(db: AsyncSession, row: Base) -> None:
     read (else `StaleDataError`), and keep it in the session as written, its new version
     included: what the ORM's flush does for it, without the unit of work. Nothing changed
     since the load (or the last flush), or a row not stored yet: left to the ORM."""
-    state = inspect(row)
-    if not state.persistent or not state.committed_state:
+    params = changes_to_write(row)
+    if params is None:
         return
-    params = _params(row)
     # The ORM must not write this row itself first (`send_in` does not flush).
-    sent = await send_in(db, _statement(type(row), _changed_names(params)), params)
+    sent = await send_in(db, _statement(type(row), changed_names(params)), params)
     if sent.rowcount != 1:
         raise StaleDataError("the row was changed meanwhile")
+    mark_written(db, row, params["_new"])
+
+
+def changes_to_write(row: Base) -> dict[str, Any] | None:
+    """The bound values of the versioned UPDATE of `row` (its changed columns by name, `_key`,
+    `_old`: the version read, `_new`); None when it is not stored yet or nothing changed."""
+    state = inspect(row)
+    if not state.persistent or not state.committed_state:
+        return None
+    return _params(row)
+
+
+def mark_written(db: AsyncSession, row: Base, version: int) -> None:
+    """Keep `row` in the session as written at `version`: what the ORM does after it flushed
+    a row (all its values now the stored ones)."""
+    state = inspect(row)
     mapper: Any = state.mapper
-    setattr(row, mapper.get_property_by_column(mapper.version_id_col).key, params["_new"])
-    # The ORM's own step after it flushed a row: all its values are now the stored ones.
+    setattr(row, mapper.get_property_by_column(mapper.version_id_col).key, version)
     state._commit_all(state.dict, db.sync_session.identity_map)
 
 
@@ -78,7 +92,8 @@ def _params(row: Base) -> dict[str, Any]:
     return {**changed, "_key": key, "_old": old, "_new": old + 1}
 
 
-def _changed_names(params: dict[str, Any]) -> tuple[str, ...]:
+def changed_names(params: dict[str, Any]) -> tuple[str, ...]:
+    """The changed columns' names in the values of `changes_to_write`, sorted."""
     return tuple(sorted(name for name in params if name[0] != "_"))
 
 

@@ -23,9 +23,10 @@ from deaddrop.engine.core.errors import IllegalAction
 from deaddrop.engine.core.events import Event
 from deaddrop.engine.core.protocol import Engine
 from deaddrop.server.db.base import Base
-from deaddrop.server.db.driver import inserting, send_in
-from deaddrop.server.db.versioned import write_versioned_row
+from deaddrop.server.db.driver import inserting, prepared, send_in
+from deaddrop.server.db.versioned import mark_written, write_versioned_row
 from deaddrop.server.hosting import writers
+from deaddrop.server.hosting.one_statement import one_write_values
 from deaddrop.server.hosting.refusals import Refused, Stale
 from deaddrop.server.hosting.states import StateCache
 from deaddrop.server.live import journal
@@ -134,14 +135,41 @@ class GameWrite(Generic[StateT, ActionT]):
         may retry, not halfway through.
         """
         try:
-            await self._write_rows()
-            seq = await self._journal_now(after)
+            seq = await self._write_at_once(after)
+            if seq is None:
+                await self._write_rows()
+                seq = await self._journal_now(after)
             await self.db.commit()
         except (StaleDataError, IntegrityError) as error:
             await self.db.rollback()
             raise Conflict() from error
         await self.settle(seq)
         return seq
+
+    async def _write_at_once(self, after: int | None) -> int | None:
+        """On PostgreSQL, the game row, the inserts and the journal rows in one statement
+        (hosting/one_statement.py): alone, when the session has nothing else to flush, so no
+        BEGIN and no COMMIT; the journal's new last seq, or None: written one by one."""
+        db, row = self.db, self.row
+        if row is None or after is not None or self.game_dialect() != "postgresql":
+            return None
+        if db.new or db.deleted or any(other is not row for other in db.dirty):
+            return None  # the ORM's flush at the commit would write them apart from it
+        found = one_write_values(row, self._inserts, self.stream, self._events)
+        if found is None or prepared(found[0], (await db.connection()).dialect) is None:
+            return None
+        statement, values = found
+        sent = await send_in(db, statement, values, alone=True)
+        written, seq = sent.rows[0]
+        if written != 1:
+            raise StaleDataError("the game row was changed meanwhile")
+        mark_written(db, row, values["_new"])
+        self._inserts = []
+        return int(seq)
+
+    def game_dialect(self) -> str:
+        """The name of the database the write goes to."""
+        return str(self.db.get_bind().dialect.name)
 
     async def _write_rows(self) -> None:
         """The game's row (its version checked), then this write's inserts; with Core, for the

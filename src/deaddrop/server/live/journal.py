@@ -48,14 +48,19 @@ async def append(db: AsyncSession, stream: str, events: Sequence[Event]) -> int:
         seq = await last_seq(db, stream)
         await insert_rows(db, rows_after(stream, seq, events))
         return seq + len(events)
+    numbered = await send_in(db, _numbered_insert(len(events)), numbered_values(stream, events))
+    return int(max(seq for (seq,) in numbered.rows))
+
+
+def numbered_values(stream: str, events: Sequence[Event]) -> dict[str, Any]:
+    """The bound values of `numbered_rows(len(events))` for `events` of `stream`."""
     values: dict[str, Any] = {"stream": stream, "created_at": utcnow()}
     for number, event in enumerate(events, start=1):
         values[f"kind_{number}"] = event.kind
         values[f"public_{number}"] = event.audience.public
         values[f"seats_{number}"] = sorted(event.audience.seats)
         values[f"payload_{number}"] = dict(event.payload)
-    numbered = await send_in(db, _numbered_insert(len(events)), values)
-    return int(max(seq for (seq,) in numbered.rows))
+    return values
 
 
 NUMBERED_AT_ONCE = 8
@@ -67,11 +72,23 @@ first, then go in one insert."""
 def _numbered_insert(count: int) -> Any:
     """`INSERT … SELECT` of `count` events numbered after the stream's maximum, their seqs
     returned: built once per count."""
+    return numbered_insert(count, None)
+
+
+NUMBERED_COLUMNS = ("stream", "seq", "kind", "public", "seats", "payload", "created_at")
+"""The journal's columns a numbered insert fills (its id is the database's)."""
+
+
+def numbered_insert(count: int, each_of: Any) -> Any:
+    """`INSERT … SELECT` of `count` events numbered after the stream's maximum (values:
+    `numbered_values`), their seqs returned; once for each row of `each_of` (a statement's
+    CTE of one row or none: hosting/one_statement.py) when given, else once."""
     stream = bindparam("stream", type_=String)
     newest = select(func.coalesce(func.max(LiveEvent.seq), 0)).where(LiveEvent.stream == stream)
     last = newest.scalar_subquery()
-    rows = [
-        select(
+    rows = []
+    for number in range(1, count + 1):
+        row = select(
             stream,
             last + number,
             bindparam(f"kind_{number}", type_=String),
@@ -80,11 +97,9 @@ def _numbered_insert(count: int) -> Any:
             bindparam(f"payload_{number}", type_=JSON),
             bindparam("created_at", type_=UTCDateTime()),
         )
-        for number in range(1, count + 1)
-    ]
+        rows.append(row if each_of is None else row.select_from(each_of))
     source = rows[0] if count == 1 else union_all(*rows)
-    columns = ["stream", "seq", "kind", "public", "seats", "payload", "created_at"]
-    return insert(_EVENTS).from_select(columns, source).returning(LiveEvent.seq)
+    return insert(_EVENTS).from_select(NUMBERED_COLUMNS, source).returning(LiveEvent.seq)
 
 
 async def last_seqs(db: AsyncSession, streams: Iterable[str]) -> dict[str, int]:

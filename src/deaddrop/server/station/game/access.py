@@ -69,7 +69,7 @@ async def access_game_for_member(db: AsyncSession, game_id: str, user: User) -> 
         raise NotFoundException(NOT_FOUND)
     # The game and this person's seat in one round trip: every page of a game starts here.
     # Straight through the driver on SQLite (db/driver.py): every page and save asks it.
-    found = (await send_in(db, _MEMBER, {"game": game_id, "user": user.id})).rows
+    found = (await send_in(db, _MEMBER, {"game": game_id, "user": user.id}, alone=True)).rows
     # Outsiders, joiners who left or were removed, and holders who were replaced see nothing;
     # a game that does not exist answers the same.
     if not found:
