@@ -151,7 +151,7 @@ class GameWrite(Generic[StateT, ActionT]):
         (hosting/one_statement.py): alone, when the session has nothing else to flush, so no
         BEGIN and no COMMIT; the journal's new last seq, or None: written one by one."""
         db, row = self.db, self.row
-        if row is None or after is not None or self.game_dialect() != "postgresql":
+        if row is None or after is not None or self._dialect() != "postgresql":
             return None
         if db.new or db.deleted or any(other is not row for other in db.dirty):
             return None  # the ORM's flush at the commit would write them apart from it
@@ -167,7 +167,7 @@ class GameWrite(Generic[StateT, ActionT]):
         self._inserts = []
         return int(seq)
 
-    def game_dialect(self) -> str:
+    def _dialect(self) -> str:
         """The name of the database the write goes to."""
         return str(self.db.get_bind().dialect.name)
 

@@ -53,7 +53,7 @@ async def append(db: AsyncSession, stream: str, events: Sequence[Event]) -> int:
 
 
 def numbered_values(stream: str, events: Sequence[Event]) -> dict[str, Any]:
-    """The bound values of `numbered_rows(len(events))` for `events` of `stream`."""
+    """The bound values of `numbered_insert(len(events), …)` for `events` of `stream`."""
     values: dict[str, Any] = {"stream": stream, "created_at": utcnow()}
     for number, event in enumerate(events, start=1):
         values[f"kind_{number}"] = event.kind
