@@ -20,7 +20,7 @@ from deaddrop.server.db.engine import create_engine
 from deaddrop.server.live.models import LiveEvent
 from deaddrop.server.settings import Settings
 from deaddrop.server.station.chat.channels import _NEWEST_SPANNING, _NEWEST_SPANNING_BEFORE
-from deaddrop.server.station.chat.rate import _INSERT_WITHIN_RATE
+from deaddrop.server.station.chat.rate import INSERT_WITHIN_RATE
 from deaddrop.server.station.tabs.badges import KINDS_SHOWN_ON
 from deaddrop.server.station.tabs.info_builder import _SPAN
 from deaddrop.server.station.tabs.positions import _AFTER_ROWS, _BETWEEN_ROWS, _WITH_LOOKS
@@ -119,7 +119,7 @@ def test_the_statements_every_post_and_page_send_go_straight_to_the_driver() -> 
     page_reads = [_NEWEST_SPANNING, _NEWEST_SPANNING_BEFORE, _SPAN]
     for tabs in (("floor",), tuple(KINDS_SHOWN_ON)):
         page_reads += [_news_query(tabs, None), _news_query(tabs, 9)]
-    for statement in (_INSERT_WITHIN_RATE, _AFTER_ROWS, _BETWEEN_ROWS, _WITH_LOOKS, *page_reads):
+    for statement in (INSERT_WITHIN_RATE, _AFTER_ROWS, _BETWEEN_ROWS, _WITH_LOOKS, *page_reads):
         for dialect in (sqlite.dialect(), asyncpg.dialect()):  # type: ignore[no-untyped-call]
             assert driver.prepared(statement, dialect) is not None
 

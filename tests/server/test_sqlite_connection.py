@@ -17,8 +17,9 @@ import pytest
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
-from deaddrop.server.db.engine import SQLITE_BUSY_TIMEOUT_MS, create_engine
+from deaddrop.server.db.engine import create_engine
 from deaddrop.server.db.sqlite_connection import (
+    SQLITE_BUSY_TIMEOUT_MS,
     GatedConnection,
     gated_connect,
     is_read,

@@ -60,6 +60,9 @@ class Settings:
     """Megabytes of unchanged tab pages one process keeps to send again (0: none kept)."""
     quick_posts: bool = True
     """Serve a game's JSON saves past Litestar's generic request work (server/quick_posts.py)."""
+    shared_commits: bool = True
+    """On SQLite, let the saves that arrive while a commit runs commit together
+    (server/db/shared_commits.py)."""
     mail: MailSettings = field(default_factory=MailSettings)
     """SMTP and the player mails (digest, reminder); off while `SMTP_HOST` is unset."""
 
@@ -88,6 +91,7 @@ class Settings:
             pool_overflow=int(env.get("DATABASE_POOL_OVERFLOW") or 10),
             known_pages_mb=int(env.get("KNOWN_PAGES_MB") or 64),
             quick_posts=env.get("QUICK_POSTS", "1").lower() not in _FALSE,
+            shared_commits=env.get("SHARED_COMMITS", "1").lower() not in _FALSE,
             mail=MailSettings.from_env(env),
         )
 

@@ -8,10 +8,10 @@ durably (WAL, `synchronous=FULL`: SQLite's default, and Dead Drop's) in a worker
 own, as aiosqlite commits, so that the loop goes on while the disk syncs. No CSRF check, no
 rules, no ORM, no middleware: what Dead Drop's vote costs beyond this is what its layers cost.
 
-Dead Drop commits each save in a transaction of its own, and so does `vote`. `vote_shared` is
-the other way a plain server could go: the votes that arrive while a commit runs wait, then go
-in one transaction (each in a savepoint) with one commit and one sync of the disk (a group
-commit), each answered once it is durable.
+`vote` commits each save in a transaction of its own. `vote_shared` is the other way a plain
+server can go, and the way Dead Drop goes on SQLite (server/db/shared_commits.py): the votes
+that arrive while a commit runs wait, then go in one transaction (each in a savepoint) with one
+commit and one sync of the disk (a group commit), each answered once it is durable.
 """
 
 from __future__ import annotations

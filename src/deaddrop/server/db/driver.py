@@ -166,6 +166,15 @@ async def send_in(
     return await send(await db.connection(), statement, values, alone=alone)
 
 
+def tell_listeners(connection: Connection, sql: str, parameters: Sequence[Any]) -> None:
+    """Let the engine's listeners hear of a statement sent past SQLAlchemy's execution, as of
+    any other (counts of statements in tests and tools); there is no cursor or execution
+    context to give them."""
+    if connection._has_events or connection.engine._has_events:
+        for listener in connection.dispatch.before_cursor_execute:
+            listener(connection, None, sql, parameters, None, False)
+
+
 async def _on_driver(
     connection: Connection, statement: Executable, values: Mapping[str, Any], alone: bool = False
 ) -> Sent | None:
@@ -180,11 +189,7 @@ async def _on_driver(
     parameters = None if ready is None else ready.parameters(values)
     if ready is None or parameters is None:
         return None
-    if connection._has_events or connection.engine._has_events:
-        # The engine's listeners hear of it as of any other statement (counts of statements
-        # in tests and tools); there is no cursor or execution context to give them.
-        for listener in connection.dispatch.before_cursor_execute:
-            listener(connection, None, ready.sql, parameters, None, False)
+    tell_listeners(connection, ready.sql, parameters)
     if name == "postgresql":
         try:
             found, rowcount = await send_on_asyncpg(

@@ -15,11 +15,13 @@ from sqlalchemy.ext.asyncio import (
 )
 
 from deaddrop.server.db.idle_ping import ping_when_idle
-from deaddrop.server.db.sqlite_connection import gated_connect
+from deaddrop.server.db.shared_commits import close_shared_commits
+from deaddrop.server.db.sqlite_connection import (
+    SQLITE_BUSY_TIMEOUT_MS,
+    configure_sqlite,
+    gated_connect,
+)
 from deaddrop.server.settings import Settings
-
-# How long SQLite waits on a lock held by another writer before giving up.
-SQLITE_BUSY_TIMEOUT_MS = 5000
 
 
 def normalise_url(raw: str) -> URL:
@@ -43,8 +45,13 @@ def create_engine(settings: Settings) -> AsyncEngine:
         pooled = url.database not in (None, "", ":memory:")
         pool = _pool(settings) if pooled else {}
         engine = create_async_engine(url, connect_args=connect_args, **pool)
-        event.listen(engine.sync_engine, "do_connect", _gated_connect)
+        event.listen(engine.sync_engine, "do_connect", _gated_connect(settings.shared_commits))
         event.listen(engine.sync_engine, "connect", _configure_sqlite)
+        # The file as the connections name it (SQLAlchemy makes the URL's path absolute).
+        database = str(engine.dialect.create_connect_args(url)[0][0])
+        event.listen(
+            engine.sync_engine, "engine_disposed", lambda _: close_shared_commits(database)
+        )
         return engine
     if settings.database_schema:
         connect_args["server_settings"] = {"search_path": settings.database_schema}
@@ -78,17 +85,16 @@ def _ensure_sqlite_directory(url: URL) -> None:
         Path(database).parent.mkdir(parents=True, exist_ok=True)
 
 
-def _gated_connect(dialect: Any, _record: Any, cargs: Any, cparams: dict[str, Any]) -> Any:
-    # aiosqlite's connection, reading on the event loop, one writer at a time
-    # (sqlite_connection.py); SQLAlchemy still turns the URL into its arguments.
-    connect = gated_connect(SQLITE_BUSY_TIMEOUT_MS / 1000)
-    return dialect.loaded_dbapi.connect(*cargs, async_creator_fn=connect, **cparams)
+def _gated_connect(shares_commits: bool) -> Any:
+    """The `do_connect` listener opening aiosqlite's connection, reading on the event loop, one
+    writer at a time (sqlite_connection.py); SQLAlchemy still turns the URL into its arguments."""
+    connect = gated_connect(SQLITE_BUSY_TIMEOUT_MS / 1000, shares_commits)
+
+    def do_connect(dialect: Any, _record: Any, cargs: Any, cparams: dict[str, Any]) -> Any:
+        return dialect.loaded_dbapi.connect(*cargs, async_creator_fn=connect, **cparams)
+
+    return do_connect
 
 
 def _configure_sqlite(dbapi_connection: Any, _record: Any) -> None:
-    # WAL lets readers go on while one writer commits; foreign keys are off by default in SQLite.
-    cursor = dbapi_connection.cursor()
-    cursor.execute("PRAGMA journal_mode=WAL")
-    cursor.execute("PRAGMA foreign_keys=ON")
-    cursor.execute(f"PRAGMA busy_timeout={SQLITE_BUSY_TIMEOUT_MS}")
-    cursor.close()
+    configure_sqlite(dbapi_connection)

@@ -41,6 +41,20 @@ from typing import Any
 
 import aiosqlite
 
+SQLITE_BUSY_TIMEOUT_MS = 5000
+"""How long SQLite waits on a lock held by another writer before giving up."""
+
+
+def configure_sqlite(connection: Any) -> None:
+    """Set a new connection up: WAL lets readers go on while one writer commits; foreign keys
+    are off by default in SQLite; another writer is waited for."""
+    cursor = connection.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.execute(f"PRAGMA busy_timeout={SQLITE_BUSY_TIMEOUT_MS}")
+    cursor.close()
+
+
 # Statements that read and never wait on a lock in WAL mode; anything else may write.
 READS = ("SELECT", "PRAGMA")
 # Calls that only touch a cursor's results or its statement: nothing for SQLite to wait on.
@@ -70,11 +84,18 @@ class GatedConnection(aiosqlite.Connection):
     """aiosqlite's connection, with reads run inline and writes let in one at a time."""
 
     def __init__(
-        self, connector: Callable[[], sqlite3.Connection], database: str, wait_seconds: float
+        self,
+        connector: Callable[[], sqlite3.Connection],
+        database: str,
+        wait_seconds: float,
+        shares_commits: bool = False,
     ) -> None:
         super().__init__(connector, iter_chunk_size=64)
         self._database = database
         self._wait_seconds = wait_seconds
+        self.shares_commits = shares_commits and _is_file(database)
+        """Whether a save may commit with others (db/shared_commits.py): a file's database,
+        which another connection can open (an in-memory one is this connection's alone)."""
         self._gate: asyncio.Lock | None = None  # held while this connection's write is open
         # Calls handed to the thread, and calls it finished: each counted by one thread only.
         # A call whose waiter was cancelled still runs there; nothing runs inline meanwhile,
@@ -107,6 +128,22 @@ class GatedConnection(aiosqlite.Connection):
         """Whether a call runs a statement that may write (it needs SQLite's write lock)."""
         name = getattr(fn, "__name__", "")
         return name in STATEMENT_CALLS and bool(args) and not is_read(str(args[0]))
+
+    @property
+    def database(self) -> str:
+        """The database file this connection opened."""
+        return self._database
+
+    @property
+    def wait_seconds(self) -> float:
+        """How long a writer waits for the write gate before going around it."""
+        return self._wait_seconds
+
+    def writing(self) -> bool:
+        """Whether this connection has a write under way (a transaction open, the gate held,
+        or a call still on its thread): a write of its own caller must then not wait for
+        another connection's."""
+        return self._gate is not None or self._sent != self._finished or self._in_transaction()
 
     def _in_transaction(self) -> bool:
         """Whether the connection has a transaction open (a closed one has none)."""
@@ -242,8 +279,16 @@ class GatedConnection(aiosqlite.Connection):
             self._leave_gate()
 
 
-def gated_connect(wait_seconds: float) -> Callable[..., GatedConnection]:
-    """aiosqlite.connect's twin making `GatedConnection`s (SQLAlchemy's `async_creator_fn`)."""
+def _is_file(database: str) -> bool:
+    """Whether `database` names a file that several connections open as one database."""
+    return database not in ("", ":memory:") and not database.startswith("file:")
+
+
+def gated_connect(
+    wait_seconds: float, shares_commits: bool = False
+) -> Callable[..., GatedConnection]:
+    """aiosqlite.connect's twin making `GatedConnection`s (SQLAlchemy's `async_creator_fn`);
+    `shares_commits`: their saves may commit together (db/shared_commits.py)."""
 
     def connect(database: str | Path, **kwargs: Any) -> GatedConnection:
         location = str(database)
@@ -254,7 +299,7 @@ def gated_connect(wait_seconds: float) -> Callable[..., GatedConnection]:
             opened: sqlite3.Connection = sqlite3.connect(location, **kwargs)
             return opened
 
-        connection = GatedConnection(connector, location, wait_seconds)
+        connection = GatedConnection(connector, location, wait_seconds, shares_commits)
         connection._thread.daemon = True  # as SQLAlchemy does for aiosqlite's own
         return connection
 

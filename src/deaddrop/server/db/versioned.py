@@ -38,7 +38,7 @@ async def update_versioned(db: AsyncSession, rows: Sequence[Base], *, locked: bo
     counted = (await db.connection()).dialect.supports_sane_multi_rowcount
     with db.no_autoflush:  # the ORM must not write these rows itself first
         for names, group in groups.items():
-            statement = _statement(type(rows[0]), names)
+            statement = versioned_update(type(rows[0]), names)
             written = int(getattr(await db.execute(statement, group), "rowcount", -1))
             if (counted or not locked) and written != len(group):
                 raise StaleDataError(f"{written} of {len(group)} rows written: changed meanwhile")
@@ -55,7 +55,7 @@ async def write_versioned_row(db: AsyncSession, row: Base) -> None:
     if params is None:
         return
     # The ORM must not write this row itself first (`send_in` does not flush).
-    sent = await send_in(db, _statement(type(row), changed_names(params)), params)
+    sent = await send_in(db, versioned_update(type(row), changed_names(params)), params)
     if sent.rowcount != 1:
         raise StaleDataError("the row was changed meanwhile")
     mark_written(db, row, params["_new"])
@@ -111,7 +111,7 @@ def _columns(model: type[Base]) -> dict[str, str]:
 
 
 @functools.cache
-def _statement(model: type[Base], names: tuple[str, ...]) -> Any:
+def versioned_update(model: type[Base], names: tuple[str, ...]) -> Any:
     """`UPDATE … SET <names>, version = :_new WHERE key = :_key AND version = :_old`: built
     once per model and set of changed columns (the sets the code's writes make), so that the
     driver compiles it once too (db/driver.py)."""

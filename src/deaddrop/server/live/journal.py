@@ -48,7 +48,7 @@ async def append(db: AsyncSession, stream: str, events: Sequence[Event]) -> int:
         seq = await last_seq(db, stream)
         await insert_rows(db, rows_after(stream, seq, events))
         return seq + len(events)
-    numbered = await send_in(db, _numbered_insert(len(events)), numbered_values(stream, events))
+    numbered = await send_in(db, numbered_statement(len(events)), numbered_values(stream, events))
     return int(max(seq for (seq,) in numbered.rows))
 
 
@@ -69,9 +69,9 @@ first, then go in one insert."""
 
 
 @functools.cache
-def _numbered_insert(count: int) -> Any:
+def numbered_statement(count: int) -> Any:
     """`INSERT … SELECT` of `count` events numbered after the stream's maximum, their seqs
-    returned: built once per count."""
+    returned (values: `numbered_values`): built once per count."""
     return numbered_insert(count, None)
 
 
@@ -116,6 +116,11 @@ async def last_seqs(db: AsyncSession, streams: Iterable[str]) -> dict[str, int]:
 
 JournalRow = dict[str, Any]
 """A journal row's column values, to insert."""
+
+
+def row_insert() -> Any:
+    """`INSERT` of one journal row of `rows_after` (its columns in their order), built once."""
+    return inserting(_EVENTS, NUMBERED_COLUMNS)
 
 
 async def insert_rows(db: AsyncSession, rows: Sequence[JournalRow]) -> None:

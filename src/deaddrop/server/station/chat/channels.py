@@ -25,10 +25,16 @@ from deaddrop.server.hosting.refusals import Refused, Stale
 from deaddrop.server.hosting.transaction import Conflict
 from deaddrop.server.live import journal
 from deaddrop.server.station.chat.models import StationMessage
+from deaddrop.server.station.chat.rate import (
+    INSERT_WITHIN_RATE,
+    chat_rate_of,
+    insert_within_rate,
+    rate_limited,
+    within_rate_values,
+)
 from deaddrop.server.station.chat.rate import RATE_COUNT as RATE_COUNT  # where it was
 from deaddrop.server.station.chat.rate import RATE_WINDOW as RATE_WINDOW
 from deaddrop.server.station.chat.rate import RateLimited as RateLimited
-from deaddrop.server.station.chat.rate import insert_within_rate
 from deaddrop.server.station.game.access import GameContext
 from deaddrop.server.station.game.models import StationGame
 from deaddrop.server.station.game.refusals import explain
@@ -120,12 +126,25 @@ async def _post_once(
     # The journal's newest seq and the poster's cursor there in one read: the writer lock
     # keeps this process's writers out until the commit, a unique (stream, seq) the others.
     last, cursor = await position(db, stream, listener)
-    message_id = await insert_within_rate(db, game.id, seat, channel.value, state.day, text, now)
-    payload = {"channel": channel.value, "day": state.day, "id": message_id, "seat": seat}
     audience = readers(state, channel, state.day)
+
+    def events_of(message_id: int) -> list[Event]:
+        payload = {"channel": channel.value, "day": state.day, "id": message_id, "seat": seat}
+        return [Event(MESSAGE_EVENT, payload, audience)]
+
     write = write_to(db, game)
-    write.journal([Event(MESSAGE_EVENT, payload, audience)])
-    seq = await write.commit(after=last)
+    rate = chat_rate_of(db)
+    values = within_rate_values(rate, game.id, seat, channel.value, state.day, text, now)
+    # On SQLite, the message and its journal row commit with the other saves waiting.
+    shared = await write.commit_inserting(
+        INSERT_WITHIN_RATE, values, last, events_of, lambda: rate_limited(rate)
+    )
+    if shared is None:
+        message_id = await insert_within_rate(db, values, rate)
+        write.journal(events_of(message_id))
+        seq = await write.commit(after=last)
+    else:
+        seq = shared[0]
     if journal.visible_to(audience, listener):
         cursor += 1
     advance(db, stream, listener, seq, cursor)

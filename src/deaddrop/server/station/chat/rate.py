@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from typing import Any
 
 from sqlalchemy import Integer, String, Text, bindparam, func, insert, select
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -92,20 +93,20 @@ _ROW = select(
     bindparam("text", type_=Text),
     bindparam("created_at", type_=UTCDateTime()),
 ).where(_RECENT < _MOST)
-_INSERT_WITHIN_RATE = (
+INSERT_WITHIN_RATE = (
     insert(StationMessage.metadata.tables[StationMessage.__tablename__])
     .from_select(["game_id", "channel", "day", "seat", "text", "created_at"], _ROW)
     .returning(StationMessage.id)
 )
-"""The message's row when the seat has posted fewer than `most` in the window: built once."""
+"""The message's row when the seat has posted fewer than `most` in the window (values:
+`within_rate_values`), its id returned: built once."""
 
 
-async def insert_within_rate(
-    db: AsyncSession, game_id: int, seat: int, channel: str, day: int, text: str, now: datetime
-) -> int:
-    """Store a message unless its seat is over the app's rate (`RateLimited`); its row id."""
-    rate = chat_rate_of(db)
-    values = {
+def within_rate_values(
+    rate: ChatRate, game_id: int, seat: int, channel: str, day: int, text: str, now: datetime
+) -> dict[str, Any]:
+    """The values of `INSERT_WITHIN_RATE` for one message posted `now` under `rate`."""
+    return {
         "game": game_id,
         "seat": seat,
         "most": rate.most,
@@ -115,8 +116,13 @@ async def insert_within_rate(
         "text": text,
         "created_at": now,
     }
+
+
+async def insert_within_rate(db: AsyncSession, values: dict[str, Any], rate: ChatRate) -> int:
+    """Store a message (`within_rate_values`) unless its seat is over `rate` (`RateLimited`);
+    its row id."""
     # Straight through the driver on SQLite (db/driver.py): every post sends it.
-    inserted = (await send_in(db, _INSERT_WITHIN_RATE, values)).rows
+    inserted = (await send_in(db, INSERT_WITHIN_RATE, values)).rows
     if not inserted:
         raise rate_limited(rate)
     return int(inserted[0][0])

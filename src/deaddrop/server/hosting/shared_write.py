@@ -1,0 +1,145 @@
+"""A save's writes as one unit of a shared commit on SQLite (db/shared_commits.py): the game
+row's versioned UPDATE, the log's inserts and the journal's numbered rows, in that order, on
+the shared connection; or a row inserted (a chat message) and the journal rows made from its
+key, numbered after the seq its writer read.
+
+The same statements as the save sends one by one (db/versioned.py, db/driver.py `inserting`,
+live/journal.py), compiled and bound the same way: when another writer moved the game's
+version on, the UPDATE changes no row and the unit stops there (`StaleDataError`); a key
+already taken raises SQLAlchemy's `IntegrityError`. Either way the committer rolls the unit
+back to its savepoint and the caller sees a lost race, as before.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import Table
+from sqlalchemy.engine import Dialect
+from sqlalchemy.exc import DBAPIError
+from sqlalchemy.orm.exc import StaleDataError
+
+from deaddrop.engine.core.events import Event
+from deaddrop.server.db.base import Base
+from deaddrop.server.db.driver import Prepared, inserting, prepared
+from deaddrop.server.db.versioned import changed_names, changes_to_write, versioned_update
+from deaddrop.server.live import journal
+
+
+@dataclass(frozen=True)
+class Step:
+    """One statement of a unit, compiled, with its driver's parameters."""
+
+    ready: Prepared
+    parameters: tuple[Any, ...]
+
+    def run(self, connection: sqlite3.Connection) -> sqlite3.Cursor:
+        """Run it on `connection`; SQLite's error raised as SQLAlchemy raises it."""
+        try:
+            return connection.execute(self.ready.sql, self.parameters)
+        except sqlite3.Error as error:
+            raise DBAPIError.instance(
+                self.ready.sql, self.parameters, error, sqlite3.Error
+            ) from error
+
+
+@dataclass(frozen=True)
+class SharedWrite:
+    """A save's unit: its steps, the game row's new version, whether its last step journals."""
+
+    steps: tuple[Step, ...]
+    version: int
+    journaled: bool
+
+    def __call__(self, connection: sqlite3.Connection) -> int:
+        """On the shared connection: the writes; the journal's new last seq (0: none)."""
+        row, *rest = self.steps
+        if row.run(connection).rowcount != 1:
+            raise StaleDataError("the game row was changed meanwhile")
+        inserts = rest[:-1] if self.journaled else rest
+        for step in inserts:
+            step.run(connection)
+        if not self.journaled:
+            return 0
+        numbered = rest[-1]
+        return max(int(seq) for (seq,) in numbered.run(connection).fetchall())
+
+
+def shared_write(
+    dialect: Dialect,
+    row: Base,
+    inserts: Sequence[tuple[Table, dict[str, Any]]],
+    stream: str,
+    events: Sequence[Any],
+) -> SharedWrite | None:
+    """The unit of these writes; None when the row has nothing to write (left to the ORM), the
+    journal rows are too many for one insert or a statement cannot be bound here."""
+    params = changes_to_write(row)
+    if params is None or len(events) > journal.NUMBERED_AT_ONCE:
+        return None
+    statements = [(versioned_update(type(row), changed_names(params)), params)]
+    statements += [(inserting(table, tuple(values)), values) for table, values in inserts]
+    if events:
+        numbered = journal.numbered_values(stream, events)
+        statements.append((journal.numbered_statement(len(events)), numbered))
+    steps = [step_of(statement, values, dialect) for statement, values in statements]
+    if any(step is None for step in steps):
+        return None
+    return SharedWrite(tuple(step for step in steps if step), params["_new"], bool(events))
+
+
+def step_of(statement: Any, values: dict[str, Any], dialect: Dialect) -> Step | None:
+    """`statement` with `values` as a step; None when it cannot be bound here."""
+    ready = prepared(statement, dialect)
+    parameters = None if ready is None else ready.parameters(values)
+    if ready is None or parameters is None:
+        return None
+    return Step(ready, parameters)
+
+
+@dataclass(frozen=True)
+class RowThenJournal:
+    """A unit: a row inserted (its `INSERT … RETURNING` key; no row: `missing()` raised), then
+    the journal rows `events_of(key)`, numbered after `after` (a seq taken meanwhile breaks
+    the journal's unique key: a lost race)."""
+
+    insert: Step
+    journal_row: Prepared
+    stream: str
+    after: int
+    events_of: Callable[[Any], Sequence[Event]]
+    missing: Callable[[], Exception]
+
+    def __call__(self, connection: sqlite3.Connection) -> tuple[Any, int]:
+        """On the shared connection: the row, then its journal rows; (the row's key, the
+        journal's new last seq)."""
+        found = self.insert.run(connection).fetchall()
+        if not found:
+            raise self.missing()
+        key = self.insert.ready.read(found[0])[0]
+        rows = journal.rows_after(self.stream, self.after, self.events_of(key))
+        for row in rows:
+            parameters = self.journal_row.parameters(row)
+            assert parameters is not None  # every column given
+            Step(self.journal_row, parameters).run(connection)
+        return key, self.after + len(rows)
+
+
+def row_then_journal(
+    dialect: Dialect,
+    statement: Any,
+    values: dict[str, Any],
+    stream: str,
+    after: int,
+    events_of: Callable[[Any], Sequence[Event]],
+    missing: Callable[[], Exception],
+) -> RowThenJournal | None:
+    """The unit of a row and its journal rows; None when a statement cannot be bound here."""
+    insert = step_of(statement, values, dialect)
+    journal_row = prepared(journal.row_insert(), dialect)
+    if insert is None or journal_row is None:
+        return None
+    return RowThenJournal(insert, journal_row, stream, after, events_of, missing)

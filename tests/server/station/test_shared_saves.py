@@ -1,0 +1,180 @@
+"""On SQLite a vote's and a post's writes are one unit of a shared commit (server/db/
+shared_commits.py, hosting/shared_write.py): each is stored whole through the shared
+connection; a save that lost the game row stores nothing and is a `Conflict`; a post whose
+journal seq another writer took stores no message, and is tried again once; a post over the
+rate is refused and stores nothing."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Callable, Iterator
+from datetime import UTC, datetime
+from typing import Any
+
+import pytest
+from litestar import Litestar
+from litestar.testing import TestClient
+from sqlalchemy import func, select, update
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from deaddrop.engine.station.channels import Channel
+from deaddrop.server.db.shared_commits import SharedCommits
+from deaddrop.server.hosting.transaction import Conflict
+from deaddrop.server.live import journal
+from deaddrop.server.station.chat import channels
+from deaddrop.server.station.chat.channels import do_post
+from deaddrop.server.station.chat.models import StationMessage
+from deaddrop.server.station.chat.rate import RATE_COUNT, RateLimited
+from deaddrop.server.station.game.models import StationGame
+from deaddrop.server.station.live.stream import stream_of
+from deaddrop.server.station.tabs.positions import position
+from tests.server.station.tabs_fixtures import (  # noqa: F401 (fixtures)
+    RunDB,
+    Table,
+    six_players,
+    started_table,
+)
+from tests.server.station.test_one_statement import _an_event, _stored, _write_a_vote
+from tests.server.station.test_post_statements import _context, _send, _token
+
+SQLITE_ONLY = pytest.mark.parametrize("empty_database", ["sqlite"], indirect=True)
+
+
+@pytest.fixture
+def units(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
+    """The names of the units the shared commits run from now on."""
+    ran: list[str] = []
+    original = SharedCommits.run
+
+    async def counted(self: SharedCommits, unit: Callable[[sqlite3.Connection], Any]) -> Any:
+        ran.append(type(unit).__name__)
+        return await original(self, unit)
+
+    monkeypatch.setattr(SharedCommits, "run", counted)
+    yield ran
+
+
+def _messages(run_db: RunDB, table: Table) -> int:
+    async def count(db: AsyncSession) -> int:
+        game = await db.scalar(select(StationGame).where(StationGame.public_id == table.game_id))
+        assert game is not None
+        found = await db.scalar(select(func.count()).where(StationMessage.game_id == game.id))
+        return int(found or 0)
+
+    counted: int = run_db(count)
+    return counted
+
+
+async def _post(db: AsyncSession, table: Table, seat: int, text: str) -> channels.Sent:
+    """Post `text` on the Floor now as the player at `seat`."""
+    return await do_post(
+        db, await _context(db, table, seat), Channel.FLOOR, text, datetime.now(UTC)
+    )
+
+
+@SQLITE_ONLY
+def test_a_vote_and_a_post_are_each_one_unit_of_a_shared_commit(
+    server: TestClient[Litestar], table: Table, run_db: RunDB, units: list[str]
+) -> None:
+    player = table.players[1]
+    token = _token(player, table)
+    version, actions, rows = _stored(run_db, table)
+    vote = _send(player, token, f"/api/games/{table.game_id}/vote", {"vote": table.codenames[3]})
+    assert vote.status_code == 200, vote.text
+    assert units == ["SharedWrite"]
+    assert _stored(run_db, table) == (version + 1, actions + 1, rows + 1)
+    post = _send(player, token, f"/api/games/{table.game_id}/chat/floor", {"text": "hello"})
+    assert post.status_code == 200, post.text
+    assert units == ["SharedWrite", "RowThenJournal"]
+    assert _stored(run_db, table)[2] == rows + 2 and _messages(run_db, table) == 1
+
+
+@SQLITE_ONLY
+def test_a_save_that_lost_the_game_row_stores_nothing(
+    table: Table, run_db: RunDB, units: list[str]
+) -> None:
+    before = _stored(run_db, table)
+
+    async def moved_on(other: AsyncSession, game: StationGame) -> None:
+        async with other:
+            await other.execute(
+                update(StationGame)
+                .where(StationGame.id == game.id)
+                .values(row_version=StationGame.row_version + 1)
+            )
+            await other.commit()
+
+    async def scenario(db: AsyncSession) -> None:
+        with pytest.raises(Conflict):
+            await _write_a_vote(db, table, moved_on)
+
+    run_db(scenario)
+    assert units == ["SharedWrite"]
+    assert _stored(run_db, table) == before  # no version, no action, no journal row
+
+
+@SQLITE_ONLY
+def test_a_post_whose_seq_was_taken_stores_its_message_once(
+    table: Table, run_db: RunDB, units: list[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    before = _stored(run_db, table)
+    read_position = position
+    taken: list[int] = []
+
+    async def then_taken(db: AsyncSession, stream: str, listener: Any) -> tuple[int, int]:
+        found = await read_position(db, stream, listener)
+        if not taken:  # another writer takes the next seq before the post's unit runs
+            other = AsyncSession(db.bind)
+            async with other:
+                rows = journal.rows_after(stream, found[0], [_an_event()])
+                await journal.insert_rows(other, rows)
+                await other.commit()
+            taken.append(found[0] + 1)
+        return found
+
+    monkeypatch.setattr(channels, "position", then_taken)
+
+    async def scenario(db: AsyncSession) -> int:
+        sent = await do_post(
+            db, await _context(db, table, 2), Channel.FLOOR, "once", datetime.now(UTC)
+        )
+        return sent.seq
+
+    seq = run_db(scenario)
+    assert units == ["RowThenJournal", "RowThenJournal"]  # the first lost its seq, rolled back
+    assert seq == taken[0] + 1
+    assert _messages(run_db, table) == 1
+    assert _stored(run_db, table)[2] == before[2] + 2  # the other writer's row and the post's
+
+
+@SQLITE_ONLY
+def test_a_post_over_the_rate_stores_nothing(table: Table, run_db: RunDB, units: list[str]) -> None:
+    async def post(db: AsyncSession) -> str:
+        try:
+            await do_post(
+                db, await _context(db, table, 2), Channel.FLOOR, "fast", datetime.now(UTC)
+            )
+        except RateLimited:
+            return "refused"
+        return "sent"
+
+    assert [run_db(post) for _ in range(RATE_COUNT)] == ["sent"] * RATE_COUNT
+    rows = _stored(run_db, table)[2]
+    assert run_db(post) == "refused"
+    assert units == ["RowThenJournal"] * (RATE_COUNT + 1)
+    assert _messages(run_db, table) == RATE_COUNT
+    assert _stored(run_db, table)[2] == rows  # no journal row for the refused post
+
+
+def test_the_units_journal_where_the_pages_read(table: Table, run_db: RunDB) -> None:
+    """Both backends: a post's journal row is in the game's stream, numbered after the last."""
+
+    async def scenario(db: AsyncSession) -> tuple[int, int]:
+        before = await journal.last_seq(db, stream_of(table.game_id))
+        sent = await do_post(
+            db, await _context(db, table, 3), Channel.FLOOR, "here", datetime.now(UTC)
+        )
+        return before, sent.seq
+
+    before, seq = run_db(scenario)
+    assert seq == before + 1
