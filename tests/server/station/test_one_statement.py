@@ -1,7 +1,8 @@
 """On PostgreSQL a save's writes go in one statement (hosting/one_statement.py): a vote is
-three statements and no transaction (no BEGIN, no COMMIT); a lost race for the game row or for
-a journal seq stores nothing and is a `Conflict`, as the statements one by one were. On SQLite
-the writes go one by one (it cannot write in a CTE)."""
+three statements and no transaction (no BEGIN, no COMMIT), a Floor post four; a lost race for
+the game row or for a journal seq stores nothing and is a `Conflict`, as the statements one by
+one were (a post's: test_shared_saves.py). SQLite cannot write in a CTE: its saves share
+their commits instead (test_shared_saves.py)."""
 
 from __future__ import annotations
 
@@ -60,6 +61,34 @@ def test_a_vote_is_three_statements_and_no_transaction(
         # asyncpg, none inside a transaction.
         assert sent == [(True, False)] * 3
         sent.clear()
+
+
+@POSTGRESQL_ONLY
+def test_a_floor_post_is_four_statements_and_no_transaction(
+    server: TestClient[Litestar], table: Table, run_db: RunDB
+) -> None:
+    sent: list[tuple[bool, bool]] = []
+
+    def heard(conn: Any, cursor: Any, *_args: Any) -> None:
+        if _in_a_request():
+            in_transaction = conn.connection.driver_connection.is_in_transaction()
+            sent.append((cursor is None, in_transaction))
+
+    engine = server.app.state.engine.sync_engine
+    before = _stored(run_db, table)
+    for seat, player in enumerate(table.players):
+        token = _token(player, table)
+        event.listen(engine, "before_cursor_execute", heard)
+        try:
+            answer = _send(player, token, f"/api/games/{table.game_id}/chat/floor", {"text": "hi"})
+        finally:
+            event.remove(engine, "before_cursor_execute", heard)
+        assert answer.status_code == 200, answer.text
+        # The session with its account, the game with the seat, the journal's position, the
+        # message with its journal row: each straight to asyncpg, none inside a transaction.
+        assert sent == [(True, False)] * 4, seat
+        sent.clear()
+    assert _stored(run_db, table)[2] == before[2] + len(table.players)
 
 
 def _stored(run_db: RunDB, table: Table) -> tuple[int, int, int]:

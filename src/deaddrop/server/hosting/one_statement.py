@@ -1,5 +1,6 @@
 """A save's writes in one statement on PostgreSQL: the game row's versioned UPDATE, the log's
-inserts and the journal's numbered rows, as data-modifying CTEs of one `WITH … SELECT`.
+inserts and the journal's numbered rows, as data-modifying CTEs of one `WITH … SELECT`; or a
+post's: the message inserted and its journal rows, its id written into their payloads.
 
 A vote sent them as five round trips (BEGIN, the game row, the action, the journal row,
 COMMIT), each costing the event loop's thread more than PostgreSQL's work on it. One statement
@@ -16,9 +17,28 @@ import functools
 from collections.abc import Sequence
 from typing import Any
 
-from sqlalchemy import Table, and_, bindparam, func, insert, inspect, literal, select, update
+from sqlalchemy import (
+    JSON,
+    Boolean,
+    Integer,
+    String,
+    Table,
+    and_,
+    bindparam,
+    cast,
+    func,
+    insert,
+    inspect,
+    literal,
+    literal_column,
+    select,
+    union_all,
+    update,
+)
+from sqlalchemy.dialects.postgresql import JSONB
 
-from deaddrop.server.db.base import Base
+from deaddrop.engine.core.events import Event
+from deaddrop.server.db.base import Base, UTCDateTime
 from deaddrop.server.db.versioned import changed_names, changes_to_write
 from deaddrop.server.live import journal
 
@@ -79,3 +99,50 @@ def one_write_values(
     if events:
         values.update(journal.numbered_values(stream, events))
     return one_write(type(row), names, tuple(shapes), len(events)), values
+
+
+@functools.cache
+def one_insert(inserting: Any, events: int, keyed: str) -> Any:
+    """`WITH inserted AS (INSERT … RETURNING key), journaled AS (INSERT INTO the journal …
+    SELECT … FROM inserted RETURNING seq) SELECT key, seq`: the row `inserting` inserts (its
+    own values; its key the first column it returns), then `events` journal rows numbered by
+    the caller (values `journal_stream`, `journal_created_at` and per row `journal_seq_N`,
+    `journal_kind_N`, …: `one_insert_values`, named apart from the row's own), each payload
+    with `keyed` set to the new row's key. No row
+    inserted: none journaled, and the key is NULL. Built once per statement and shape."""
+    assert keyed.isidentifier()  # a name of the code's, written into the SQL
+    inserted = inserting.cte("inserted")
+    key = next(iter(inserted.c))
+    rows = []
+    for number in range(1, events + 1):
+        payload = cast(bindparam(f"journal_payload_{number}", type_=JSON), JSONB).op("||")(
+            func.jsonb_build_object(literal_column(f"'{keyed}'"), key)
+        )
+        rows.append(
+            select(
+                bindparam("journal_stream", type_=String),
+                bindparam(f"journal_seq_{number}", type_=Integer),
+                bindparam(f"journal_kind_{number}", type_=String),
+                bindparam(f"journal_public_{number}", type_=Boolean),
+                bindparam(f"journal_seats_{number}", type_=JSON),
+                cast(payload, JSON),
+                bindparam("journal_created_at", type_=UTCDateTime()),
+            ).select_from(inserted)
+        )
+    source = rows[0] if events == 1 else union_all(*rows)
+    journaled = (
+        insert(journal.JOURNAL)
+        .from_select(journal.NUMBERED_COLUMNS, source)
+        .returning(journal.JOURNAL.c.seq)
+    ).cte("journaled")
+    return select(
+        select(key).scalar_subquery().label("key"),
+        select(func.max(journaled.c.seq)).scalar_subquery().label("seq"),
+    )
+
+
+def one_insert_values(stream: str, after: int, events: Sequence[Event]) -> dict[str, Any]:
+    """The journal's values of `one_insert` for `events` numbered after `after`."""
+    values = journal.numbered_values(stream, events)
+    values.update({f"seq_{number}": after + number for number in range(1, len(events) + 1)})
+    return {f"journal_{name}": value for name, value in values.items()}

@@ -103,14 +103,15 @@ def step_of(statement: Any, values: dict[str, Any], dialect: Dialect) -> Step | 
 @dataclass(frozen=True)
 class RowThenJournal:
     """A unit: a row inserted (its `INSERT … RETURNING` key; no row: `missing()` raised), then
-    the journal rows `events_of(key)`, numbered after `after` (a seq taken meanwhile breaks
-    the journal's unique key: a lost race)."""
+    the journal rows of `events`, each payload with `keyed` set to that key, numbered after
+    `after` (a seq taken meanwhile breaks the journal's unique key: a lost race)."""
 
     insert: Step
     journal_row: Prepared
     stream: str
     after: int
-    events_of: Callable[[Any], Sequence[Event]]
+    events: Sequence[Event]
+    keyed: str
     missing: Callable[[], Exception]
 
     def __call__(self, connection: sqlite3.Connection) -> tuple[Any, int]:
@@ -120,21 +121,27 @@ class RowThenJournal:
         if not found:
             raise self.missing()
         key = self.insert.ready.read(found[0])[0]
-        rows = journal.rows_after(self.stream, self.after, self.events_of(key))
-        for row in rows:
+        events = [keyed(event, self.keyed, key) for event in self.events]
+        for row in journal.rows_after(self.stream, self.after, events):
             parameters = self.journal_row.parameters(row)
             assert parameters is not None  # every column given
             Step(self.journal_row, parameters).run(connection)
-        return key, self.after + len(rows)
+        return key, self.after + len(events)
 
 
-def row_then_journal(
+def keyed(event: Event, name: str, key: Any) -> Event:
+    """`event` with `name` set to `key` in its payload (the row it tells of, stored with it)."""
+    return Event(event.kind, {**event.payload, name: key}, event.audience)
+
+
+def shared_insert(
     dialect: Dialect,
     statement: Any,
     values: dict[str, Any],
     stream: str,
     after: int,
-    events_of: Callable[[Any], Sequence[Event]],
+    events: Sequence[Event],
+    keyed: str,
     missing: Callable[[], Exception],
 ) -> RowThenJournal | None:
     """The unit of a row and its journal rows; None when a statement cannot be bound here."""
@@ -142,4 +149,4 @@ def row_then_journal(
     journal_row = prepared(journal.row_insert(), dialect)
     if insert is None or journal_row is None:
         return None
-    return RowThenJournal(insert, journal_row, stream, after, events_of, missing)
+    return RowThenJournal(insert, journal_row, stream, after, events, keyed, missing)

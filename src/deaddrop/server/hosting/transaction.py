@@ -15,7 +15,6 @@ from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
 from sqlalchemy import Table
-from sqlalchemy.engine import Connection, Dialect
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm.exc import StaleDataError
@@ -24,13 +23,10 @@ from deaddrop.engine.core.errors import IllegalAction
 from deaddrop.engine.core.events import Event
 from deaddrop.engine.core.protocol import Engine
 from deaddrop.server.db.base import Base
-from deaddrop.server.db.driver import inserting, prepared, send_in, tell_listeners
-from deaddrop.server.db.shared_commits import sharing
-from deaddrop.server.db.versioned import changes_to_write, mark_written, write_versioned_row
-from deaddrop.server.hosting import writers
-from deaddrop.server.hosting.one_statement import one_write_values
+from deaddrop.server.db.driver import inserting, send_in
+from deaddrop.server.db.versioned import changes_to_write, write_versioned_row
+from deaddrop.server.hosting import together, writers
 from deaddrop.server.hosting.refusals import Refused, Stale
-from deaddrop.server.hosting.shared_write import row_then_journal, shared_write
 from deaddrop.server.hosting.states import StateCache
 from deaddrop.server.live import journal
 from deaddrop.server.live.journal import JournalRow
@@ -154,32 +150,31 @@ class GameWrite(Generic[StateT, ActionT]):
         statement: Any,
         values: dict[str, Any],
         after: int,
-        events_of: Callable[[Any], Sequence[Event]],
+        events: Sequence[Event],
+        keyed: str,
         missing: Callable[[], Exception],
     ) -> tuple[int, Any] | None:
-        """On a SQLite file, the row `statement` inserts (its key RETURNING; none inserted:
-        `missing()` raised) and the journal rows `events_of(key)` numbered after `after` (the
-        stream's last seq, read under the writer lock), as one unit of the next shared commit;
-        then settle as `commit` does; (the journal's seq, the key). None when this write has
-        more to store or the database shares no commits: the caller stores them itself."""
+        """The row `statement` inserts (`INSERT … RETURNING` its key; none inserted: `missing()`
+        raised) and the journal rows of `events`, each payload with `keyed` set to that key,
+        numbered after `after` (the stream's last seq, read under the writer lock: taken
+        meanwhile, a `Conflict`), stored together: on PostgreSQL in one statement, on SQLite as
+        one unit of a shared commit; then settled as `commit` does; (the journal's seq, the
+        key). None when this write has more to store, or on another database: the caller
+        stores them itself."""
         db = self.db
         if self._events or self._inserts or db.new or db.deleted or db.dirty:
             return None
         if self.row is not None and changes_to_write(self.row) is not None:
             return None
-        connection = (await db.connection()).sync_connection
-        shared = None if connection is None else sharing(connection)
-        if connection is None or shared is None:
-            return None
-        unit = row_then_journal(
-            connection.dialect, statement, values, self.stream, after, events_of, missing
-        )
-        if unit is None:
-            return None
-        tell_listeners(connection, unit.insert.ready.sql, unit.insert.parameters)
-        tell_listeners(connection, unit.journal_row.sql, ())
         try:
-            key, seq = await shared.run(unit)
+            found = await together.insert_with_journal(
+                db, statement, values, self.stream, after, events, keyed, missing
+            )
+            if found is None:
+                return None
+            key, seq = found
+            if key is None:
+                raise missing()
             await db.commit()
         except IntegrityError as error:
             await db.rollback()
@@ -196,42 +191,9 @@ class GameWrite(Generic[StateT, ActionT]):
             return None
         if db.new or db.deleted or any(other is not row for other in db.dirty):
             return None  # the ORM's flush at the commit would write them apart from it
-        connection = await db.connection()
-        if connection.dialect.name == "postgresql":
-            return await self._write_in_one_statement(row, connection.dialect)
-        if connection.dialect.name == "sqlite":
-            return await self._write_shared(row, connection.sync_connection)
-        return None
-
-    async def _write_in_one_statement(self, row: Base, dialect: Dialect) -> int | None:
-        """On PostgreSQL, the writes in one statement (hosting/one_statement.py), sent alone,
-        so no BEGIN and no COMMIT; the journal's new last seq, or None."""
-        found = one_write_values(row, self._inserts, self.stream, self._events)
-        if found is None or prepared(found[0], dialect) is None:
-            return None
-        statement, values = found
-        sent = await send_in(self.db, statement, values, alone=True)
-        written, seq = sent.rows[0]
-        if written != 1:
-            raise StaleDataError("the game row was changed meanwhile")
-        mark_written(self.db, row, values["_new"])
-        self._inserts = []
-        return int(seq)
-
-    async def _write_shared(self, row: Base, connection: Connection | None) -> int | None:
-        """On a SQLite file, the writes as one unit of the next shared commit
-        (hosting/shared_write.py); the journal's new last seq once durable, or None."""
-        shared = None if connection is None else sharing(connection)
-        if connection is None or shared is None:
-            return None
-        unit = shared_write(connection.dialect, row, self._inserts, self.stream, self._events)
-        if unit is None:
-            return None
-        for step in unit.steps:
-            tell_listeners(connection, step.ready.sql, step.parameters)
-        seq = await shared.run(unit)
-        mark_written(self.db, row, unit.version)
-        self._inserts = []
+        seq = await together.write_row(db, row, self._inserts, self.stream, self._events)
+        if seq is not None:
+            self._inserts = []
         return seq
 
     async def _write_rows(self) -> None:

@@ -14,7 +14,7 @@ from deaddrop.server.db.base import UTCDateTime, utcnow
 from deaddrop.server.db.driver import inserting, send_in
 from deaddrop.server.live.models import LiveEvent
 
-_EVENTS = LiveEvent.metadata.tables[LiveEvent.__tablename__]
+JOURNAL = LiveEvent.metadata.tables[LiveEvent.__tablename__]
 """The journal's table, for Core inserts (no ORM bookkeeping, no RETURNING of ids)."""
 EVERYONE = "everyone"
 """A listener that may read everything of a game: its players after the game (S26)."""
@@ -99,7 +99,7 @@ def numbered_insert(count: int, each_of: Any) -> Any:
         )
         rows.append(row if each_of is None else row.select_from(each_of))
     source = rows[0] if count == 1 else union_all(*rows)
-    return insert(_EVENTS).from_select(NUMBERED_COLUMNS, source).returning(LiveEvent.seq)
+    return insert(JOURNAL).from_select(NUMBERED_COLUMNS, source).returning(LiveEvent.seq)
 
 
 async def last_seqs(db: AsyncSession, streams: Iterable[str]) -> dict[str, int]:
@@ -120,16 +120,16 @@ JournalRow = dict[str, Any]
 
 def row_insert() -> Any:
     """`INSERT` of one journal row of `rows_after` (its columns in their order), built once."""
-    return inserting(_EVENTS, NUMBERED_COLUMNS)
+    return inserting(JOURNAL, NUMBERED_COLUMNS)
 
 
 async def insert_rows(db: AsyncSession, rows: Sequence[JournalRow]) -> None:
     """Insert journal rows in one statement (many at once: cheaper than one object each; one,
     a post's, straight through the driver: db/driver.py)."""
     if len(rows) == 1:
-        await send_in(db, inserting(_EVENTS, tuple(rows[0])), rows[0])
+        await send_in(db, inserting(JOURNAL, tuple(rows[0])), rows[0])
     elif rows:
-        await db.execute(insert(_EVENTS), list(rows))
+        await db.execute(insert(JOURNAL), list(rows))
 
 
 def rows_after(stream: str, seq: int, events: Iterable[Event]) -> list[JournalRow]:

@@ -22,6 +22,7 @@ from deaddrop.engine.station.channels import Channel, can_read, check_post
 from deaddrop.engine.station.state import State
 from deaddrop.server.db.driver import send_in
 from deaddrop.server.hosting.refusals import Refused, Stale
+from deaddrop.server.hosting.shared_write import keyed
 from deaddrop.server.hosting.transaction import Conflict
 from deaddrop.server.live import journal
 from deaddrop.server.station.chat.models import StationMessage
@@ -127,24 +128,22 @@ async def _post_once(
     # keeps this process's writers out until the commit, a unique (stream, seq) the others.
     last, cursor = await position(db, stream, listener)
     audience = readers(state, channel, state.day)
-
-    def events_of(message_id: int) -> list[Event]:
-        payload = {"channel": channel.value, "day": state.day, "id": message_id, "seat": seat}
-        return [Event(MESSAGE_EVENT, payload, audience)]
-
+    payload = {"channel": channel.value, "day": state.day, "seat": seat}
+    message = Event(MESSAGE_EVENT, payload, audience)  # its "id": the message's, once stored
     write = write_to(db, game)
     rate = chat_rate_of(db)
     values = within_rate_values(rate, game.id, seat, channel.value, state.day, text, now)
-    # On SQLite, the message and its journal row commit with the other saves waiting.
-    shared = await write.commit_inserting(
-        INSERT_WITHIN_RATE, values, last, events_of, lambda: rate_limited(rate)
+    # The message and its journal row stored together (PostgreSQL: one statement; SQLite: one
+    # unit of a shared commit), else one after the other in a transaction.
+    stored = await write.commit_inserting(
+        INSERT_WITHIN_RATE, values, last, [message], "id", lambda: rate_limited(rate)
     )
-    if shared is None:
+    if stored is None:
         message_id = await insert_within_rate(db, values, rate)
-        write.journal(events_of(message_id))
+        write.journal([keyed(message, "id", message_id)])
         seq = await write.commit(after=last)
     else:
-        seq = shared[0]
+        seq = stored[0]
     if journal.visible_to(audience, listener):
         cursor += 1
     advance(db, stream, listener, seq, cursor)

@@ -129,7 +129,8 @@ async def position(
     query, values = _AFTER_ROWS, {"stream": stream, "after": seq}
     if upto is not None:
         query, values = _BETWEEN_ROWS, {**values, "upto": upto}
-    rows = (await send_in(db, query, values)).rows
+    # A read by itself: on PostgreSQL it begins no transaction (a post's write then needs none).
+    rows = (await send_in(db, query, values, alone=True)).rows
     seq, cursor, _looks = _counted(rows, listener, seq, cursor)
     advance(db, stream, listener, seq, cursor)  # a slower page never moves it back
     return seq, cursor
