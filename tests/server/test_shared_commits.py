@@ -129,6 +129,31 @@ async def test_a_commit_that_fails_fails_every_unit_and_stores_nothing(
     assert await shared.run(_note(4)) == 1  # and it goes on
 
 
+class _Abort(BaseException):
+    """Not an `Exception`: what no unit catches (an interrupt, a thread's exit)."""
+
+
+async def test_a_unit_interrupted_leaves_no_transaction_open(engine: AsyncEngine) -> None:
+    shared = shared_commits(_database(engine), 5.0)
+
+    def interrupted(connection: sqlite3.Connection) -> None:
+        connection.execute("INSERT INTO notes (who) VALUES (99)")
+        raise _Abort()
+
+    outcomes = await asyncio.gather(
+        shared.run(_note(1)), shared.run(interrupted), return_exceptions=True
+    )
+    assert all(isinstance(outcome, _Abort) for outcome in outcomes)
+    other = sqlite3.connect(_database(engine), timeout=0)  # SQLite's write lock is free
+    try:
+        other.execute("INSERT INTO notes (who) VALUES (0)")
+        other.commit()
+    finally:
+        other.close()
+    assert await shared.run(_note(2)) == 2
+    assert await _notes(engine) == [0, 2]
+
+
 async def test_another_processs_write_lock_is_waited_for_on_the_thread(
     engine: AsyncEngine,
 ) -> None:

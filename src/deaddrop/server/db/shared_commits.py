@@ -103,12 +103,15 @@ class SharedCommits:
             statement = "COMMIT"
             connection.execute(statement)
         except sqlite3.Error as error:  # BEGIN (another process's lock) or COMMIT (the disk)
-            if connection.in_transaction:
-                connection.execute("ROLLBACK")
+            _roll_back(connection)
             # As SQLAlchemy raises it, one for each unit ("database is locked": a 503).
             return [
                 (False, DBAPIError.instance(statement, (), error, sqlite3.Error)) for _ in units
             ]
+        except BaseException:
+            # Never left in the transaction: it would hold SQLite's write lock from everyone.
+            _roll_back(connection)
+            raise
         return outcomes
 
     def _connected(self) -> sqlite3.Connection:
@@ -129,6 +132,12 @@ class SharedCommits:
         if self._connection is not None:
             self._connection.close()
             self._connection = None
+
+
+def _roll_back(connection: sqlite3.Connection) -> None:
+    """End the transaction under way, if one is."""
+    if connection.in_transaction:
+        connection.execute("ROLLBACK")
 
 
 def _run(connection: sqlite3.Connection, unit: Unit, alone: bool) -> tuple[bool, Any]:
