@@ -38,6 +38,11 @@ class LastingPubSubBackend(RedisChannelsPubSubBackend):
             await self._has_subscribed.wait()
             try:
                 await self._connected()
+                if self._pub_sub.connection is None:
+                    # Every channel was forgotten while Redis was away: none to read (redis-py
+                    # refuses a read without a connection) until a page subscribes again.
+                    await asyncio.sleep(RECONNECT_SECONDS[0])
+                    continue
                 message = await self._pub_sub.get_message(
                     ignore_subscribe_messages=True, timeout=self._stream_sleep_no_subscriptions
                 )
@@ -92,3 +97,5 @@ class LastingPubSubBackend(RedisChannelsPubSubBackend):
             for channel in unwanted:
                 self._pub_sub.channels.pop(channel.encode(), None)
                 self._pub_sub.pending_unsubscribe_channels.discard(channel.encode())
+            if not self._pub_sub.channels:
+                self._has_subscribed.clear()  # as the backend does once none is left
