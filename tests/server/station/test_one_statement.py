@@ -36,10 +36,11 @@ from tests.server.test_request_session import _in_a_request
 POSTGRESQL_ONLY = pytest.mark.parametrize("empty_database", ["postgresql"], indirect=True)
 
 
-@POSTGRESQL_ONLY
-def test_a_vote_is_three_statements_and_no_transaction(
-    server: TestClient[Litestar], table: Table
-) -> None:
+def _sent_by(
+    server: TestClient[Litestar], player: Any, table: Table, path: str, fields: dict[str, str]
+) -> tuple[Any, list[tuple[bool, bool]]]:
+    """`player`'s JSON post to the game's `path`: its answer, and for each statement the
+    request sent, whether it went straight to the driver and whether inside a transaction."""
     sent: list[tuple[bool, bool]] = []
 
     def heard(conn: Any, cursor: Any, *_args: Any) -> None:
@@ -47,47 +48,40 @@ def test_a_vote_is_three_statements_and_no_transaction(
             in_transaction = conn.connection.driver_connection.is_in_transaction()
             sent.append((cursor is None, in_transaction))
 
+    token = _token(player, table)
     engine = server.app.state.engine.sync_engine
+    event.listen(engine, "before_cursor_execute", heard)
+    try:
+        answer = _send(player, token, f"/api/games/{table.game_id}/{path}", fields)
+    finally:
+        event.remove(engine, "before_cursor_execute", heard)
+    return answer, sent
+
+
+@POSTGRESQL_ONLY
+def test_a_vote_is_three_statements_and_no_transaction(
+    server: TestClient[Litestar], table: Table
+) -> None:
     for seat, player in enumerate(table.players):
-        token = _token(player, table)
         target = table.codenames[(seat + 2) % len(table.players)]
-        event.listen(engine, "before_cursor_execute", heard)
-        try:
-            answer = _send(player, token, f"/api/games/{table.game_id}/vote", {"vote": target})
-        finally:
-            event.remove(engine, "before_cursor_execute", heard)
+        answer, sent = _sent_by(server, player, table, "vote", {"vote": target})
         assert answer.status_code == 200, answer.text
         # The session with its account, the game with the seat, the writes: each straight to
         # asyncpg, none inside a transaction.
         assert sent == [(True, False)] * 3
-        sent.clear()
 
 
 @POSTGRESQL_ONLY
 def test_a_floor_post_is_four_statements_and_no_transaction(
     server: TestClient[Litestar], table: Table, run_db: RunDB
 ) -> None:
-    sent: list[tuple[bool, bool]] = []
-
-    def heard(conn: Any, cursor: Any, *_args: Any) -> None:
-        if _in_a_request():
-            in_transaction = conn.connection.driver_connection.is_in_transaction()
-            sent.append((cursor is None, in_transaction))
-
-    engine = server.app.state.engine.sync_engine
     before = _stored(run_db, table)
     for seat, player in enumerate(table.players):
-        token = _token(player, table)
-        event.listen(engine, "before_cursor_execute", heard)
-        try:
-            answer = _send(player, token, f"/api/games/{table.game_id}/chat/floor", {"text": "hi"})
-        finally:
-            event.remove(engine, "before_cursor_execute", heard)
+        answer, sent = _sent_by(server, player, table, "chat/floor", {"text": "hi"})
         assert answer.status_code == 200, answer.text
         # The session with its account, the game with the seat, the journal's position, the
         # message with its journal row: each straight to asyncpg, none inside a transaction.
         assert sent == [(True, False)] * 4, seat
-        sent.clear()
     assert _stored(run_db, table)[2] == before[2] + len(table.players)
 
 
@@ -130,18 +124,20 @@ async def _write_a_vote(db: AsyncSession, table: Table, race: Any) -> None:
     await write.commit()
 
 
+async def _moved_on(other: AsyncSession, game: StationGame) -> None:
+    """Another writer moves the game row's version on."""
+    async with other:
+        await other.execute(
+            update(StationGame)
+            .where(StationGame.id == game.id)
+            .values(row_version=StationGame.row_version + 1)
+        )
+        await other.commit()
+
+
 @POSTGRESQL_ONLY  # SQLite: a read overtaken by a writer cannot write (busy), tested apart
 def test_a_save_that_lost_the_game_row_stores_nothing(table: Table, run_db: RunDB) -> None:
     before = _stored(run_db, table)
-
-    async def moved_on(other: AsyncSession, game: StationGame) -> None:
-        async with other:
-            await other.execute(
-                update(StationGame)
-                .where(StationGame.id == game.id)
-                .values(row_version=StationGame.row_version + 1)
-            )
-            await other.commit()
 
     async def scenario(db: AsyncSession) -> list[str]:
         sent: list[str] = []
@@ -153,7 +149,7 @@ def test_a_save_that_lost_the_game_row_stores_nothing(table: Table, run_db: RunD
         event.listen(engine, "before_cursor_execute", heard)
         try:
             with pytest.raises(Conflict):
-                await _write_a_vote(db, table, moved_on)
+                await _write_a_vote(db, table, _moved_on)
         finally:
             event.remove(engine, "before_cursor_execute", heard)
         return sent

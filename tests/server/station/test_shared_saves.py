@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from litestar import Litestar
 from litestar.testing import TestClient
-from sqlalchemy import func, select, update
+from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from deaddrop.engine.station.channels import Channel
@@ -36,7 +36,12 @@ from tests.server.station.tabs_fixtures import (  # noqa: F401 (fixtures)
     six_players,
     started_table,
 )
-from tests.server.station.test_one_statement import _an_event, _stored, _write_a_vote
+from tests.server.station.test_one_statement import (
+    _an_event,
+    _moved_on,
+    _stored,
+    _write_a_vote,
+)
 from tests.server.station.test_post_statements import _context, _send, _token
 
 SQLITE_ONLY = pytest.mark.parametrize("empty_database", ["sqlite"], indirect=True)
@@ -97,18 +102,9 @@ def test_a_save_that_lost_the_game_row_stores_nothing(
 ) -> None:
     before = _stored(run_db, table)
 
-    async def moved_on(other: AsyncSession, game: StationGame) -> None:
-        async with other:
-            await other.execute(
-                update(StationGame)
-                .where(StationGame.id == game.id)
-                .values(row_version=StationGame.row_version + 1)
-            )
-            await other.commit()
-
     async def scenario(db: AsyncSession) -> None:
         with pytest.raises(Conflict):
-            await _write_a_vote(db, table, moved_on)
+            await _write_a_vote(db, table, _moved_on)
 
     run_db(scenario)
     assert units == ["SharedWrite"]
