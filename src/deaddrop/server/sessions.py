@@ -23,7 +23,9 @@ from litestar.middleware.session.server_side import (
 from litestar.stores.base import Store
 from litestar.types import Empty, HTTPScope, Message, Receive, Scope, ScopeSession, Send
 from litestar.utils.dataclass import extract_dataclass_items
+from sqlalchemy import Select
 
+from deaddrop.server.db.prefetch import companion_of
 from deaddrop.server.db.request_session import close_request_session, request_session
 from deaddrop.server.db.store import DatabaseStore
 from deaddrop.server.overload import is_stream
@@ -99,7 +101,8 @@ class SessionBackend(ServerSideSessionBackend):
         named = self.names.get(session_id)
         if self.named_row is None or named is None:
             return await store.get_in(db, session_id)
-        raw, row = await store.get_with_row(db, session_id, self.named_row.model, named)
+        model = self.named_row.model
+        raw, row = await store.get_with_row(db, session_id, model, named, _companion(scope, named))
         cast(dict[str, Any], scope)[_ROW_KEY] = row  # held for the request's handler
         return raw
 
@@ -143,6 +146,16 @@ class SessionBackend(ServerSideSessionBackend):
             )
         )
         return Cookie(value=value, key=self.config.key, **params, **extra).to_header(header="")
+
+
+def _companion(scope: Scope, named: int) -> tuple[Select[Any], dict[str, Any]] | None:
+    """The route's companion read (db/prefetch.py) with its values for this request, if any."""
+    handler = scope.get("route_handler")
+    companion = None if handler is None else companion_of(handler.opt)
+    if companion is None:
+        return None
+    values = companion.values(scope.get("path_params") or {}, named)
+    return None if values is None else (companion.statement, values)
 
 
 class SessionMiddleware(LitestarSessionMiddleware[SessionBackend]):

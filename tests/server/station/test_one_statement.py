@@ -1,5 +1,5 @@
 """On PostgreSQL a save's writes go in one statement (hosting/one_statement.py): a vote is
-three statements and no transaction (no BEGIN, no COMMIT), a Floor post four; a lost race for
+two statements and no transaction (no BEGIN, no COMMIT), a Floor post three; a lost race for
 the game row or for a journal seq stores nothing and is a `Conflict`, as the statements one by
 one were (a post's: test_shared_saves.py). SQLite cannot write in a CTE: its saves share
 their commits instead (test_shared_saves.py)."""
@@ -59,29 +59,30 @@ def _sent_by(
 
 
 @POSTGRESQL_ONLY
-def test_a_vote_is_three_statements_and_no_transaction(
+def test_a_vote_is_two_statements_and_no_transaction(
     server: TestClient[Litestar], table: Table
 ) -> None:
     for seat, player in enumerate(table.players):
         target = table.codenames[(seat + 2) % len(table.players)]
         answer, sent = _sent_by(server, player, table, "vote", {"vote": target})
         assert answer.status_code == 200, answer.text
-        # The session with its account, the game with the seat, the writes: each straight to
-        # asyncpg, none inside a transaction.
-        assert sent == [(True, False)] * 3
+        # The session with its account and the game with the seat (one read: db/prefetch.py),
+        # the writes: each straight to asyncpg, none inside a transaction.
+        assert sent == [(True, False)] * 2
 
 
 @POSTGRESQL_ONLY
-def test_a_floor_post_is_four_statements_and_no_transaction(
+def test_a_floor_post_is_three_statements_and_no_transaction(
     server: TestClient[Litestar], table: Table, run_db: RunDB
 ) -> None:
     before = _stored(run_db, table)
     for seat, player in enumerate(table.players):
         answer, sent = _sent_by(server, player, table, "chat/floor", {"text": "hi"})
         assert answer.status_code == 200, answer.text
-        # The session with its account, the game with the seat, the journal's position, the
-        # message with its journal row: each straight to asyncpg, none inside a transaction.
-        assert sent == [(True, False)] * 4, seat
+        # The session with its account and the game with the seat (one read), the journal's
+        # position, the message with its journal row: each straight to asyncpg, none inside a
+        # transaction.
+        assert sent == [(True, False)] * 3, seat
     assert _stored(run_db, table)[2] == before[2] + len(table.players)
 
 

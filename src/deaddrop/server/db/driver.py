@@ -28,6 +28,7 @@ from sqlalchemy.exc import DBAPIError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession
 
 from deaddrop.server.db.asyncpg_driver import may_send, send_on_asyncpg
+from deaddrop.server.db.prefetch import take
 from deaddrop.server.db.sqlite_connection import GatedConnection
 
 Slot = tuple[str, Any, Callable[[Any], Any] | None]
@@ -153,7 +154,12 @@ async def send_in(
 ) -> Sent:
     """`send` on the connection of `db`'s transaction (begun if it was not), its pending ORM
     changes left for the ORM's next flush (reaching the connection flushes nothing). `alone`:
-    a statement that stands by itself (`send`'s), inside the transaction if one is open."""
+    a statement that stands by itself (`send`'s), inside the transaction if one is open. A
+    query the request read ahead with its session's row is answered from that, once
+    (db/prefetch.py)."""
+    kept = take(db, statement, values)
+    if kept is not None:  # read ahead with the session's own row (db/prefetch.py)
+        return Sent(kept, len(kept))
     session = db.sync_session
     transaction = session.get_transaction()
     # Reached without the greenlet only when the transaction already holds a connection: a

@@ -6,12 +6,23 @@ from datetime import datetime, timedelta
 from typing import Any, Self, cast
 
 from litestar.stores.base import NamespacedStore
-from sqlalchemy import ColumnElement, Select, bindparam, delete, inspect, or_, select, update
+from sqlalchemy import (
+    ColumnElement,
+    Select,
+    bindparam,
+    delete,
+    inspect,
+    or_,
+    select,
+    true,
+    update,
+)
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from deaddrop.server.db.base import utcnow
 from deaddrop.server.db.driver import send_in
 from deaddrop.server.db.kv import KeyValue
+from deaddrop.server.db.prefetch import keep
 from deaddrop.server.db.raw_rows import columns_of, loaded
 from deaddrop.server.db.upsert import insert_for
 
@@ -24,19 +35,28 @@ _VALUE = select(KeyValue.value).where(*_LIVE)
 """A live value (every page reads the session's): built once, not per request."""
 
 
-_WITH_ROW: dict[type[Any], Select[Any]] = {}
+_WITH_ROW: dict[tuple[type[Any], Any], tuple[Select[Any], int]] = {}
+_STORE_BINDS = frozenset({"namespace", "key", "now", "row_id"})
 
 
-def _value_with_row(model: type[Any]) -> Select[Any]:
+def _value_with_row(model: type[Any], companion: Select[Any] | None) -> tuple[Select[Any], int]:
     """A live value and a `model` row's columns by primary key (`row_id`) in one statement,
-    built once."""
-    statement = _WITH_ROW.get(model)
-    if statement is None:
+    then the `companion` query's columns (db/prefetch.py), built once; with where the
+    companion's columns start."""
+    found = _WITH_ROW.get((model, companion))
+    if found is None:
         (primary_key,) = inspect(model).primary_key
-        joined = select(KeyValue.value, *columns_of(model)).select_from(KeyValue.__table__)
+        row_columns = columns_of(model)
+        joined = select(KeyValue.value, *row_columns).select_from(KeyValue.__table__)
         joined = joined.outerjoin(model, primary_key == bindparam("row_id"))
-        statement = _WITH_ROW[model] = joined.where(*_LIVE)
-    return statement
+        if companion is not None:
+            clash = _STORE_BINDS & set(companion.compile().params)
+            assert not clash, f"a companion read binds the store's own names: {clash}"
+            # Joined on nothing: it reads by its own binds, one row at most, NULLs for none.
+            companion_rows = companion.subquery()
+            joined = joined.outerjoin(companion_rows, true()).add_columns(*companion_rows.c)
+        found = _WITH_ROW[(model, companion)] = (joined.where(*_LIVE), 1 + len(row_columns))
+    return found
 
 
 class DatabaseStore(NamespacedStore):
@@ -158,21 +178,37 @@ class DatabaseStore(NamespacedStore):
         return value
 
     async def get_with_row(
-        self, db: AsyncSession, key: str, model: type[Any], row_id: Any
+        self,
+        db: AsyncSession,
+        key: str,
+        model: type[Any],
+        row_id: Any,
+        companion: tuple[Select[Any], dict[str, Any]] | None = None,
     ) -> tuple[bytes | None, Any]:
         """The live value under `key` and, in the same statement, the `model` row of primary
         key `row_id` (None if there is none), loaded into `db`. The caller keeps the row while
-        it needs `db.get` to find it: a session holds its rows only weakly."""
+        it needs `db.get` to find it: a session holds its rows only weakly. `companion`, a query
+        and its values, is read in the same statement and kept in `db` for the request to take
+        (db/prefetch.py)."""
         values = {**self._live_values(key), "row_id": row_id}
+        statement, split = _value_with_row(model, None if companion is None else companion[0])
+        if companion is not None:
+            values.update(companion[1])
         # Straight through the driver on SQLite: every request but a known page's asks it.
         # Alone: on PostgreSQL no BEGIN for it (a save may need none: hosting/one_statement.py).
-        found = (await send_in(db, _value_with_row(model), values, alone=True)).rows
+        found = (await send_in(db, statement, values, alone=True)).rows
         if not found:
             return None, None
-        value, *columns = found[0]
+        value, *columns = found[0][:split]
         # No row of that key: the outer join gives its every column as NULL.
         missing = all(column is None for column in columns)
         row = None if missing else loaded(db, model, columns)
+        if companion is not None:
+            # No row of the companion's: one row of NULLs (a query's rows have a column that
+            # is never NULL, their key).
+            rows = [tail[split:] for tail in found]
+            kept = [] if all(cell is None for cell in rows[0]) else rows
+            keep(db, companion[0], companion[1], kept)
         return cast(bytes, value), row
 
     async def delete(self, key: str) -> None:

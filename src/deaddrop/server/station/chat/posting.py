@@ -13,10 +13,11 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from deaddrop.server.accounts.auth import Me
 from deaddrop.server.db.dependencies import DB
+from deaddrop.server.db.prefetch import PREFETCH_KEY
 from deaddrop.server.hosting.refusals import Refused
 from deaddrop.server.quick_posts import QUICK_KEY
 from deaddrop.server.station.chat.channels import channel_of, do_post
-from deaddrop.server.station.game.access import GameContext, access_game_for_player
+from deaddrop.server.station.game.access import MEMBER_READ, GameContext, access_game_for_player
 from deaddrop.server.station.game.http import (
     AnyRequest,
     ClockDep,
@@ -85,5 +86,6 @@ def channel_post(
     handler.__doc__ = text_of.__doc__
     handler.__name__ = handler.__qualname__ = name
     # Its JSON posts go quick: its parameters are those a quick post gives (quick_posts.py).
-    opt = {QUICK_KEY: True}
+    # Its game and seat are read with the session (db/prefetch.py).
+    opt = {QUICK_KEY: True, PREFETCH_KEY: MEMBER_READ}
     return post(game_paths("", tail + "{channel:str}"), name=name, opt=opt)(handler)

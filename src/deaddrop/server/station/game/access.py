@@ -6,7 +6,9 @@ does not exist, so that an outsider learns nothing, not even that it exists.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from litestar.exceptions import NotFoundException, PermissionDeniedException
 from sqlalchemy import bindparam, select
@@ -15,6 +17,7 @@ from sqlalchemy.orm import InstrumentedAttribute
 
 from deaddrop.server.accounts.models import User
 from deaddrop.server.db.driver import send_in
+from deaddrop.server.db.prefetch import Companion
 from deaddrop.server.db.raw_rows import columns_of, loaded
 from deaddrop.server.station.game.models import StationGame, StationSeat
 
@@ -54,13 +57,27 @@ async def _game_by(
 
 
 _GAME_COLUMNS = columns_of(StationGame)
+_GAMES, _SEATS = StationGame.__table__, StationSeat.__table__
 _MEMBER = (
     select(*_GAME_COLUMNS, *columns_of(StationSeat))
-    .join(StationSeat, StationSeat.game_id == StationGame.id)
-    .where(StationGame.public_id == bindparam("game"), StationSeat.user_id == bindparam("user"))
+    .select_from(_GAMES.join(_SEATS, _SEATS.c.game_id == _GAMES.c.id))
+    .where(_GAMES.c.public_id == bindparam("game"), _SEATS.c.user_id == bindparam("user"))
 )
 """A game by public id with one person's seat in it, their columns; built once, not per
 request."""
+
+
+def _member_values(path: Mapping[str, Any], user_id: Any) -> dict[str, Any] | None:
+    """`_MEMBER`'s values for a request to a game's address (`game_id`) by the person signed in."""
+    game_id = path.get("game_id")
+    if not isinstance(game_id, str) or not game_id or len(game_id) > 64:
+        return None  # answered 404 without a read
+    return {"game": game_id, "user": user_id}
+
+
+MEMBER_READ = Companion(_MEMBER, _member_values)
+"""The game with the person's seat, read with the session's own row (db/prefetch.py): the
+routes that start with `access_game_for_member` name it in their `opt`."""
 
 
 async def access_game_for_member(db: AsyncSession, game_id: str, user: User) -> GameContext:
@@ -68,7 +85,8 @@ async def access_game_for_member(db: AsyncSession, game_id: str, user: User) -> 
     if not game_id or len(game_id) > 64:
         raise NotFoundException(NOT_FOUND)
     # The game and this person's seat in one round trip: every page of a game starts here.
-    # Straight through the driver on SQLite (db/driver.py): every page and save asks it.
+    # Straight through the driver on SQLite (db/driver.py): every page and save asks it; a
+    # route naming `MEMBER_READ` has it read with the session's row already (db/prefetch.py).
     found = (await send_in(db, _MEMBER, {"game": game_id, "user": user.id}, alone=True)).rows
     # Outsiders, joiners who left or were removed, and holders who were replaced see nothing;
     # a game that does not exist answers the same.

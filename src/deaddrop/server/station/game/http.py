@@ -17,12 +17,14 @@ from litestar.response import Redirect
 from deaddrop.server.accounts.auth import Me, safe_next
 from deaddrop.server.clock import Clock
 from deaddrop.server.db.dependencies import DB
+from deaddrop.server.db.prefetch import PREFETCH_KEY
 from deaddrop.server.errors import is_api
 from deaddrop.server.hosting import forms
 from deaddrop.server.hosting.forms import AnyRequest, Fields, Reply, flag
 from deaddrop.server.hosting.refusals import Refused
 from deaddrop.server.quick_posts import QUICK_KEY
 from deaddrop.server.render import see_other
+from deaddrop.server.station.game.access import MEMBER_READ
 
 __all__ = [
     "AnyRequest",
@@ -127,4 +129,6 @@ def game_post(path: str, name: str, endpoint: Endpoint, doc: str | None) -> HTTP
     handler.__doc__ = doc
     handler.__name__ = handler.__qualname__ = name
     # Its JSON posts go quick: its parameters are those a quick post gives (quick_posts.py).
-    return post(game_paths("", path), name=name, opt={QUICK_KEY: True})(handler)
+    # Its game and seat are read with the session (db/prefetch.py).
+    opt = {QUICK_KEY: True, PREFETCH_KEY: MEMBER_READ}
+    return post(game_paths("", path), name=name, opt=opt)(handler)

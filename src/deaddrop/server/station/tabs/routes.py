@@ -15,10 +15,12 @@ from deaddrop.engine.station.views import view
 from deaddrop.server.accounts.auth import Me, Viewer
 from deaddrop.server.accounts.models import User
 from deaddrop.server.db.dependencies import DB
+from deaddrop.server.db.prefetch import PREFETCH_KEY
 from deaddrop.server.render import see_other
 from deaddrop.server.render_memo import memoised_page
 from deaddrop.server.station.chat.view import chat_values
 from deaddrop.server.station.game.access import (
+    MEMBER_READ,
     GameContext,
     access_game_for_member,
     access_game_for_spectator,
@@ -119,7 +121,9 @@ def _player_tab(tab: str) -> HTTPRouteHandler:
         return await render_tab(request, db, context, tab, me, f"/games/{game_id}")
 
     handler.__doc__ = f"The {tab} tab of a game, for one of its players."
-    return get(f"/games/{{game_id:str}}/{tab}", name=f"station_{tab}")(handler)
+    # A page made afresh reads its game and seat with the session (db/prefetch.py).
+    opt = {PREFETCH_KEY: MEMBER_READ}
+    return get(f"/games/{{game_id:str}}/{tab}", name=f"station_{tab}", opt=opt)(handler)
 
 
 def _spectator_tab(tab: str) -> HTTPRouteHandler:
