@@ -59,6 +59,17 @@ def _member_reads(sent: list[str]) -> tuple[int, int]:
     return alone, joined
 
 
+def _reads_of_json_post(
+    server: TestClient[Litestar], player: Visitor, table: Table, tail: str, fields: dict[str, str]
+) -> tuple[int, int]:
+    """`player`'s JSON post to the game's `tail`, answered 200: `_member_reads` of it."""
+    token, path = _token(player, table), f"/api/games/{table.game_id}/{tail}"
+    with _statements_of(server) as sent:
+        answer = _send(player, token, path, fields)
+    assert answer.status_code == 200, answer.text
+    return _member_reads(sent)
+
+
 def _stored(run_db: RunDB) -> tuple[int, int]:
     async def count(db: Any) -> tuple[int, int]:
         actions = await db.scalar(select(func.count()).select_from(StationAction))
@@ -73,23 +84,15 @@ def test_a_vote_reads_its_game_and_seat_with_the_session(
     server: TestClient[Litestar], table: Table
 ) -> None:
     for seat, player in enumerate(table.players):
-        token, target = _token(player, table), table.codenames[(seat + 1) % len(table.players)]
-        path = f"/api/games/{table.game_id}/vote"
-        with _statements_of(server) as sent:
-            answer = _send(player, token, path, {"vote": target})
-        assert answer.status_code == 200, answer.text
-        assert _member_reads(sent) == (0, 1)
+        target = table.codenames[(seat + 1) % len(table.players)]
+        assert _reads_of_json_post(server, player, table, "vote", {"vote": target}) == (0, 1)
 
 
 def test_a_floor_post_reads_its_game_and_seat_with_the_session(
     server: TestClient[Litestar], table: Table
 ) -> None:
-    player = table.players[2]
-    token, path = _token(player, table), f"/api/games/{table.game_id}/chat/floor"
-    with _statements_of(server) as sent:
-        answer = _send(player, token, path, {"text": "hello"})
-    assert answer.status_code == 200, answer.text
-    assert _member_reads(sent) == (0, 1)
+    fields = {"text": "hello"}
+    assert _reads_of_json_post(server, table.players[2], table, "chat/floor", fields) == (0, 1)
 
 
 def test_a_form_save_reads_its_game_and_seat_with_the_session(

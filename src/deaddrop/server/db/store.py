@@ -52,7 +52,8 @@ def _value_with_row(model: type[Any], companion: Select[Any] | None) -> tuple[Se
         if companion is not None:
             clash = _STORE_BINDS & set(companion.compile().params)
             assert not clash, f"a companion read binds the store's own names: {clash}"
-            # Joined on nothing: it reads by its own binds, one row at most, NULLs for none.
+            # Joined on nothing: it reads by its own binds (each of its rows beside the
+            # session's; one row of NULLs for none).
             companion_rows = companion.subquery()
             joined = joined.outerjoin(companion_rows, true()).add_columns(*companion_rows.c)
         found = _WITH_ROW[(model, companion)] = (joined.where(*_LIVE), 1 + len(row_columns))
