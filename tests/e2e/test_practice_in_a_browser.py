@@ -69,6 +69,16 @@ def _jump_or_watch(page: Any, game_url: str) -> tuple[str, bool]:
     raise AssertionError(f"{late}\n{server_log_tail(game_url)}")
 
 
+def _mark_done(page: Any, game_url: str) -> None:
+    """Press "I am done for today" and wait for the post's answer (the redirect back)."""
+    try:
+        with page.expect_response(_DONE) as marked:
+            page.get_by_role("button", name="I am done for today").click()
+    except PlaywrightTimeout as timeout:
+        raise AssertionError(f"{timeout}\n{server_log_tail(game_url)}") from timeout
+    assert marked.value.status == 303, marked.value.status
+
+
 def _shoot(page: Any, folder: Path, name: str) -> None:
     """A small picture of the phone's screen (not the whole page)."""
     page.screenshot(path=str(folder / f"practice-{name}-phone.png"))
@@ -111,9 +121,7 @@ def test_a_guest_practises_a_whole_game_on_a_phone(live_server: str, browser: An
             page.goto(f"{game_url}/operations")
         # The mark is a form post: wait for its answer (the redirect back) before reloading,
         # or the reload may cancel it before it leaves and the Pouch wait for a mark never sent.
-        with page.expect_response(_DONE) as marked:
-            page.get_by_role("button", name="I am done for today").click()
-        assert marked.value.status == 303, marked.value.status
+        _mark_done(page, game_url)
         head = _next_day(page, game_url, head)
         days += 1
     assert "Game over" in head, head

@@ -203,10 +203,11 @@ async def test_a_connection_handed_back_mid_write_gives_the_gate_back(engine: As
 
 
 async def test_a_gate_not_had_within_the_busy_timeout_is_gone_around(
-    engine: AsyncEngine, monkeypatch: pytest.MonkeyPatch
+    engine: AsyncEngine, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
     """A caller holding one write open while it writes on another connection is no worse off
-    than without the gate: SQLite's busy handler answers, not a hang."""
+    than without the gate: SQLite's busy handler answers, not a hang; the log says the gate
+    was held that long (a slow save's cause, found in the server's log)."""
     monkeypatch.setattr("deaddrop.server.db.engine.SQLITE_BUSY_TIMEOUT_MS", 200)
     async with engine.connect() as holder:
         await holder.execute(text("INSERT INTO notes (who) VALUES (1)"))
@@ -221,6 +222,7 @@ async def test_a_gate_not_had_within_the_busy_timeout_is_gone_around(
         finally:
             await other_engine.dispose()
         await holder.rollback()
+    assert "write gate was held 0.2 s" in caplog.text
 
 
 async def test_a_call_left_running_on_the_thread_keeps_the_next_ones_off_the_loop(

@@ -30,7 +30,12 @@ from typing import Any, TypeVar
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import DBAPIError
 
-from deaddrop.server.db.sqlite_connection import GatedConnection, configure_sqlite, write_gate
+from deaddrop.server.db.sqlite_connection import (
+    GatedConnection,
+    acquire_gate,
+    configure_sqlite,
+    write_gate,
+)
 
 T = TypeVar("T")
 
@@ -168,16 +173,7 @@ class _Gate:
         self._held = False
 
     async def __aenter__(self) -> None:
-        if not self._gate.locked():  # had at once: no timeout scope to set up
-            await self._gate.acquire()
-            self._held = True
-            return
-        try:
-            async with asyncio.timeout(self._wait_seconds):
-                await self._gate.acquire()
-        except TimeoutError:
-            return
-        self._held = True
+        self._held = await acquire_gate(self._gate, self._wait_seconds)
 
     async def __aexit__(self, *_: object) -> None:
         if self._held:

@@ -33,6 +33,7 @@ statements of their own around every write cost a vote about 4% of its CPU.
 from __future__ import annotations
 
 import asyncio
+import logging
 import sqlite3
 import weakref
 from collections.abc import Callable
@@ -40,6 +41,8 @@ from pathlib import Path
 from typing import Any
 
 import aiosqlite
+
+logger = logging.getLogger("deaddrop.sqlite")
 
 SQLITE_BUSY_TIMEOUT_MS = 5000
 """How long SQLite waits on a lock held by another writer before giving up."""
@@ -67,6 +70,25 @@ INLINE_WRITES = frozenset({"execute", "executemany"})
 _gates: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, dict[str, asyncio.Lock]] = (
     weakref.WeakKeyDictionary()
 )
+
+
+async def acquire_gate(gate: asyncio.Lock, wait_seconds: float) -> bool:
+    """Take a write gate within `wait_seconds`; False when gone around instead (SQLite's busy
+    handler takes it from there, as without a gate), which is logged: a writer held it open
+    that long."""
+    if not gate.locked():  # had at once: no timeout scope to set up
+        await gate.acquire()
+        return True
+    try:
+        # A timeout scope, not `wait_for`: no task of its own for a gate had at once.
+        async with asyncio.timeout(wait_seconds):
+            await gate.acquire()
+    except TimeoutError:
+        logger.warning(
+            "the SQLite write gate was held %.1f s: a writer goes around it", wait_seconds
+        )
+        return False
+    return True
 
 
 def write_gate(database: str) -> asyncio.Lock:
@@ -246,17 +268,8 @@ class GatedConnection(aiosqlite.Connection):
     async def _enter_gate(self) -> None:
         """Wait for this process's other writers to finish (or the busy timeout to pass)."""
         gate = self._write_gate()
-        if not gate.locked():  # had at once: no timeout scope to set up
-            await gate.acquire()
+        if await acquire_gate(gate, self._wait_seconds):
             self._gate = gate
-            return
-        try:
-            # A timeout scope, not `wait_for`: no task of its own for a gate had at once.
-            async with asyncio.timeout(self._wait_seconds):
-                await gate.acquire()
-        except TimeoutError:
-            return  # go around: SQLite's busy handler takes it from here, as without a gate
-        self._gate = gate
 
     def _write_gate(self) -> asyncio.Lock:
         """`write_gate` of this database and the running loop."""
