@@ -37,6 +37,7 @@ from tests.server.station.tabs_fixtures import (  # noqa: F401 (fixtures)
     started_table,
 )
 from tests.server.station.test_chat_routes import api_post
+from tests.server.test_request_session import counted
 from tests.server.visitor import Visitor, csrf_token_in
 
 ALL_TABS = tuple(name for name, _ in TABS)
@@ -111,6 +112,21 @@ def test_an_unchanged_page_is_sent_again_after_one_statement_as_it_was_made(
             assert "content-security-policy" in again.headers  # the hooks ran on it too
     pages: KnownPages = server.app.state[KNOWN_PAGES_KEY]
     assert len(pages.pages) == len(ALL_TABS) * len(table.players)
+
+
+def test_a_known_page_on_a_sqlite_file_takes_no_pooled_connection(
+    table: Table, server: TestClient[Litestar]
+) -> None:
+    """On SQLite its one statement runs inline (db/inline_reads.py): no database session, no
+    connection from the pool; on PostgreSQL one, as before."""
+    path = f"/games/{table.game_id}/floor"
+    bob = table.players[1]
+    made = known(bob, path)
+    with counted(server.app.state.engine) as counts, page_reads(server) as reads:
+        again = bob.get(path)
+    assert again.text == made and reads == {"facts": 1, "made": 0}
+    sqlite = server.app.state.engine.dialect.name == "sqlite"
+    assert counts["checkouts"] == counts["checkins"] == (0 if sqlite else 1)
 
 
 def test_a_known_page_is_made_afresh_when_a_post_or_a_look_changes_it(

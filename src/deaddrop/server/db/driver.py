@@ -23,11 +23,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import Executable, Table, bindparam, insert
-from sqlalchemy.engine import Connection, Dialect
+from sqlalchemy.engine import Connection, Dialect, Engine
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession
 
 from deaddrop.server.db.asyncpg_driver import may_send, send_on_asyncpg
+from deaddrop.server.db.inline_reads import InlineReader, inline_reader
 from deaddrop.server.db.prefetch import take
 from deaddrop.server.db.sqlite_connection import GatedConnection
 
@@ -161,15 +162,42 @@ async def send_in(
     if kept is not None:  # read ahead with the session's own row (db/prefetch.py)
         return Sent(kept, len(kept))
     session = db.sync_session
-    transaction = session.get_transaction()
     # Reached without the greenlet only when the transaction already holds a connection: a
     # transaction begun by the ORM before any statement holds none, and checking one out may
     # open a new one (I/O: MissingGreenlet, as a bot seat's first save once met).
-    if transaction is not None and transaction._connections:
+    if holds_connection(db):
         sent = await _on_driver(session.connection(), statement, values, alone)
         if sent is not None:
             return sent
+    else:  # no connection held: a read on a SQLite file needs none (db/inline_reads.py)
+        bind = session.bind
+        reader = inline_reader(bind) if isinstance(bind, Engine) else None
+        sent = None if reader is None else read_inline(reader, statement, values)
+        if sent is not None:
+            return sent
     return await send(await db.connection(), statement, values, alone=alone)
+
+
+def holds_connection(db: AsyncSession) -> bool:
+    """Whether `db`'s transaction holds a connection of the pool (a statement sent, or begun
+    on one); a transaction the ORM began before any statement holds none."""
+    transaction = db.sync_session.get_transaction()
+    return transaction is not None and bool(transaction._connections)
+
+
+def read_inline(
+    reader: InlineReader, statement: Executable, values: Mapping[str, Any]
+) -> Sent | None:
+    """A query's rows read on a SQLite file's inline reader; None for a statement that is not
+    a query or that this module cannot bind."""
+    ready = prepared(statement, reader.engine.dialect)
+    if ready is None or not getattr(statement, "is_select", False):
+        return None
+    parameters = ready.parameters(values)
+    if parameters is None:
+        return None
+    rows = [ready.read(row) for row in reader.run(ready.sql, parameters)]
+    return Sent(rows, len(rows))
 
 
 def tell_listeners(connection: Connection, sql: str, parameters: Sequence[Any]) -> None:

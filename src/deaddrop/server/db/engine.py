@@ -15,6 +15,7 @@ from sqlalchemy.ext.asyncio import (
 )
 
 from deaddrop.server.db.idle_ping import ping_when_idle
+from deaddrop.server.db.inline_reads import SqliteFile, close_inline_readers, register_file
 from deaddrop.server.db.shared_commits import close_shared_commits
 from deaddrop.server.db.sqlite_connection import (
     SQLITE_BUSY_TIMEOUT_MS,
@@ -49,15 +50,22 @@ def create_engine(settings: Settings) -> AsyncEngine:
         event.listen(engine.sync_engine, "connect", _configure_sqlite)
         # The file as the connections name it (SQLAlchemy makes the URL's path absolute).
         database = str(engine.dialect.create_connect_args(url)[0][0])
-        event.listen(
-            engine.sync_engine, "engine_disposed", lambda _: close_shared_commits(database)
-        )
+        event.listen(engine.sync_engine, "engine_disposed", lambda _: _closed(database))
+        if pooled:  # a file: lone reads on a connection of their own (db/inline_reads.py)
+            wait_seconds = SQLITE_BUSY_TIMEOUT_MS / 1000
+            register_file(engine, SqliteFile(database, wait_seconds, settings.shared_commits))
         return engine
     if settings.database_schema:
         connect_args["server_settings"] = {"search_path": settings.database_schema}
     engine = create_async_engine(url, connect_args=connect_args, **_pool(settings))
     ping_when_idle(engine)  # not `pool_pre_ping`: a round trip per request (idle_ping.py)
     return engine
+
+
+def _closed(database: str) -> None:
+    """An engine of the SQLite file `database` is disposed of: close what it shared."""
+    close_shared_commits(database)
+    close_inline_readers(database)
 
 
 def _pool(settings: Settings) -> dict[str, Any]:

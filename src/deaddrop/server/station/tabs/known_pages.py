@@ -30,6 +30,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 
 from deaddrop.server.accounts.auth import USER_ID_KEY
 from deaddrop.server.cookies import CSRF_COOKIE, SESSION_COOKIE
+from deaddrop.server.db.inline_reads import InlineReader, inline_reader
 from deaddrop.server.db.request_session import (
     hold_request_session,
     release_request_session,
@@ -182,7 +183,7 @@ class _Asked:
         """Where the page is kept: the browser's own cookies, the path and the query."""
         return (self.session_id, self.csrf, self.scope["path"], self.scope["query_string"])
 
-    async def facts(self, connection: AsyncConnection) -> PageFacts | None:
+    async def facts(self, connection: AsyncConnection | InlineReader) -> PageFacts | None:
         """The page's facts as they stand (`_facts`); None without a session or a seat."""
         game = str(self.scope["path_params"].get("game_id", ""))
         assert self.user_id is not None  # asked only once the account is known
@@ -209,13 +210,19 @@ async def _known_or_made(
 ) -> None:
     """The known page while its facts hold; else the page made, and kept if it may be."""
     scope = asked.scope
-    # All through the request's own database session, held open past the handler for the
-    # facts' second reading: one connection a request, as without known pages.
-    db = request_session(scope, scope["app"].state["sessionmaker"])
+    state = scope["app"].state
+    # On a SQLite file the first reading is inline, with no database session at all
+    # (db/inline_reads.py); else through the request's own session. Either way the page made
+    # after it, and the facts' second reading, go through the request's session, held open
+    # past the handler: one connection a request, as without known pages.
+    reader = inline_reader(state["engine"])
     hold_request_session(scope)
     capture = _Capture(send)
     try:
-        facts = await asked.facts(await db.connection())
+        if reader is not None:
+            facts = await asked.facts(reader)
+        else:
+            facts = await asked.facts(await _connection(scope))
         known = pages.get(asked.key)
         if facts is not None and known is not None and known.facts == facts:
             await release_request_session(scope)
@@ -226,10 +233,15 @@ async def _known_or_made(
         # No session or no seat: the answer (log in, 404) is not a page to keep.
         page = None if facts is None else capture.page(facts)
         if page is not None:
-            _keep(pages, asked, page, await asked.facts(await db.connection()))
+            _keep(pages, asked, page, await asked.facts(await _connection(scope)))
     finally:
         await release_request_session(scope)
         await capture.finish()  # the answer's last bytes leave once the page is kept
+
+
+async def _connection(scope: Scope) -> AsyncConnection:
+    """The connection of the request's own database session (opened if it is not yet)."""
+    return await request_session(scope, scope["app"].state["sessionmaker"]).connection()
 
 
 def _keep(pages: KnownPages, asked: _Asked, page: KnownPage, after: PageFacts | None) -> None:
@@ -262,7 +274,11 @@ def _only_looked(before: PageFacts, after: PageFacts, tab: str) -> bool:
 
 
 async def _facts(
-    scope: Scope, connection: AsyncConnection, session_id: str, user_id: int, game: str
+    scope: Scope,
+    connection: AsyncConnection | InlineReader,
+    session_id: str,
+    user_id: int,
+    game: str,
 ) -> PageFacts | None:
     """The stored facts of the page, this process's looks not yet written, and the day."""
     if not game or len(game) > 64:

@@ -18,7 +18,8 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 from sqlalchemy.types import NullType
 
 from deaddrop.server.accounts.models import User
-from deaddrop.server.db.driver import send
+from deaddrop.server.db.driver import read_inline, send
+from deaddrop.server.db.inline_reads import InlineReader
 from deaddrop.server.db.kv import KeyValue
 from deaddrop.server.live.models import LiveEvent
 from deaddrop.server.station.game.models import StationGame, StationSeat
@@ -88,7 +89,7 @@ NEWEST = LOOKS_FROM - 1
 
 
 async def read_facts(
-    connection: AsyncConnection,
+    connection: AsyncConnection | InlineReader,
     session_id: str,
     user_id: int,
     game: str,
@@ -101,5 +102,10 @@ async def read_facts(
     # Straight through the driver (db/driver.py): every warm page asks it, and the columns come
     # as the driver gives them anyway (`_whole_row`). Alone: one read, whole by itself, so on
     # PostgreSQL a known page is one round trip, without BEGIN and ROLLBACK.
-    rows = (await send(connection, _STATEMENT, values, alone=True)).rows
+    if isinstance(connection, InlineReader):  # a SQLite file: no pool, no session at all
+        sent = read_inline(connection, _STATEMENT, values)
+        assert sent is not None  # a query bound straight to the driver
+    else:
+        sent = await send(connection, _STATEMENT, values, alone=True)
+    rows = sent.rows
     return rows[0] if rows else None
