@@ -14,7 +14,6 @@ from typing import Any, TypeVar
 
 from sqlalchemy import inspect
 from sqlalchemy.ext.asyncio import AsyncSession
-from sqlalchemy.orm import make_transient_to_detached
 from sqlalchemy.orm.attributes import instance_state
 
 from deaddrop.server.db.base import Base
@@ -46,8 +45,15 @@ def loaded(db: AsyncSession, model: type[M], values: Sequence[Any]) -> M:
     held = db.sync_session.identity_map.get(identity)
     if held is not None:
         return held  # type: ignore[no-any-return]
+    # As the ORM's loader makes a row's object (sqlalchemy/orm/loading.py `_instance`): a new
+    # instance, its values the stored ones, its key its row's, in the session's identity map.
+    # `make_transient_to_detached` and `Session.add` did the same through the session's
+    # cascade and events (none listen), at twice the cost: a save makes three of these.
     made: M = mapper.class_manager.new_instance()
-    instance_state(made).dict.update(zip(keys, values, strict=True))
-    make_transient_to_detached(made)  # its values are the stored ones, its key its row's
-    db.add(made)  # persistent in this session, as if loaded by it
+    state = instance_state(made)
+    state.dict.update(zip(keys, values, strict=True))
+    state.key = identity
+    session = db.sync_session
+    state.session_id = session.hash_key
+    session.identity_map._add_unpresent(state, identity)
     return made
