@@ -27,6 +27,11 @@ def request_session(scope: Scope, sessionmaker: async_sessionmaker[AsyncSession]
     return cast(AsyncSession, session)
 
 
+def opened_request_session(scope: Scope) -> AsyncSession | None:
+    """This request's session if one was opened, else None (none is opened for asking)."""
+    return cast(AsyncSession | None, cast(dict[str, Any], scope).get(_SCOPE_KEY))
+
+
 async def close_request_session(scope: Scope) -> None:
     """Close this request's session if one was opened: what it did not commit is rolled back.
     A held session (`hold_request_session`) stays open, its connection with it."""

@@ -30,9 +30,11 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 
 from deaddrop.server.accounts.auth import USER_ID_KEY
 from deaddrop.server.cookies import CSRF_COOKIE, SESSION_COOKIE
+from deaddrop.server.db.driver import holds_connection
 from deaddrop.server.db.inline_reads import InlineReader, inline_reader
 from deaddrop.server.db.request_session import (
     hold_request_session,
+    opened_request_session,
     release_request_session,
     request_session,
 )
@@ -210,19 +212,14 @@ async def _known_or_made(
 ) -> None:
     """The known page while its facts hold; else the page made, and kept if it may be."""
     scope = asked.scope
-    state = scope["app"].state
-    # On a SQLite file the first reading is inline, with no database session at all
-    # (db/inline_reads.py); else through the request's own session. Either way the page made
-    # after it, and the facts' second reading, go through the request's session, held open
-    # past the handler: one connection a request, as without known pages.
-    reader = inline_reader(state["engine"])
+    # On a SQLite file the facts are read inline, with no database session at all
+    # (db/inline_reads.py); else through the request's own session, held open past the handler
+    # for the facts' second reading: one connection a request, as without known pages.
+    reader = inline_reader(scope["app"].state["engine"])
     hold_request_session(scope)
     capture = _Capture(send)
     try:
-        if reader is not None:
-            facts = await asked.facts(reader)
-        else:
-            facts = await asked.facts(await _connection(scope))
+        facts = await asked.facts(await _source(scope, reader))
         known = pages.get(asked.key)
         if facts is not None and known is not None and known.facts == facts:
             await release_request_session(scope)
@@ -233,14 +230,19 @@ async def _known_or_made(
         # No session or no seat: the answer (log in, 404) is not a page to keep.
         page = None if facts is None else capture.page(facts)
         if page is not None:
-            _keep(pages, asked, page, await asked.facts(await _connection(scope)))
+            _keep(pages, asked, page, await asked.facts(await _source(scope, reader)))
     finally:
         await release_request_session(scope)
         await capture.finish()  # the answer's last bytes leave once the page is kept
 
 
-async def _connection(scope: Scope) -> AsyncConnection:
-    """The connection of the request's own database session (opened if it is not yet)."""
+async def _source(scope: Scope, reader: InlineReader | None) -> AsyncConnection | InlineReader:
+    """Where the facts are read: the inline reader, unless the request's session holds a
+    connection (the second reading must see what the handler left uncommitted on it, until
+    the release rolls it back); else that session's connection (opened if it is not yet)."""
+    opened = opened_request_session(scope)
+    if reader is not None and (opened is None or not holds_connection(opened)):
+        return reader
     return await request_session(scope, scope["app"].state["sessionmaker"]).connection()
 
 
