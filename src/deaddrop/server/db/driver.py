@@ -190,11 +190,11 @@ def read_inline(
 ) -> Sent | None:
     """A query's rows read on a SQLite file's inline reader; None for a statement that is not
     a query or that this module cannot bind."""
-    ready = prepared(statement, reader.engine.dialect)
-    if ready is None or not getattr(statement, "is_select", False):
+    if not getattr(statement, "is_select", False):
         return None
-    parameters = ready.parameters(values)
-    if parameters is None:
+    ready = prepared(statement, reader.engine.dialect)
+    parameters = None if ready is None else ready.parameters(values)
+    if ready is None or parameters is None:
         return None
     rows = [ready.read(row) for row in reader.run(ready.sql, parameters)]
     return Sent(rows, len(rows))

@@ -12,11 +12,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 from sqlalchemy import Table
-from sqlalchemy.engine import Connection, Engine
-from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.engine import Dialect, Engine
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession
 from sqlalchemy.orm.exc import StaleDataError
 
 from deaddrop.engine.core.events import Event
@@ -26,12 +27,7 @@ from deaddrop.server.db.inline_reads import sqlite_file, tell_engine
 from deaddrop.server.db.shared_commits import SharedCommits, shared_commits, sharing
 from deaddrop.server.db.versioned import mark_written
 from deaddrop.server.hosting.one_statement import one_insert, one_insert_values, one_write_values
-from deaddrop.server.hosting.shared_write import (
-    RowThenJournal,
-    Step,
-    shared_insert,
-    shared_write,
-)
+from deaddrop.server.hosting.shared_write import Step, shared_insert, shared_write
 from deaddrop.server.live import journal
 
 
@@ -44,35 +40,40 @@ async def write_row(
 ) -> int | None:
     """The game's versioned row, the log's inserts and the journal rows of `events` written
     together, the row then kept as written; the journal's new last seq (0: none), or None."""
-    lone = _lone_sharing(db)
-    if lone is not None:
-        unit = shared_write(lone.engine.dialect, row, inserts, stream, events)
-        if unit is not None:
-            seq: int = await lone.run(unit, unit.steps)
-            mark_written(db, row, unit.version)
-            return seq
-    connection = await db.connection()
-    dialect = connection.dialect
-    if dialect.name == "postgresql":
-        found = one_write_values(row, inserts, stream, events)
-        if found is None or prepared(found[0], dialect) is None:
+    joining = _lone_sharing(db)
+    if joining is None:
+        connection = await db.connection()
+        if connection.dialect.name == "postgresql":
+            return await _row_in_one(db, connection.dialect, row, inserts, stream, events)
+        joining = _held_sharing(connection)
+        if joining is None:
             return None
-        statement, values = found
-        written, seq = (await send_in(db, statement, values, alone=True)).rows[0]
-        if written != 1:
-            raise StaleDataError("the game row was changed meanwhile")
-        mark_written(db, row, values["_new"])
-        return int(seq)
-    sync = connection.sync_connection
-    if dialect.name != "sqlite" or sync is None:
-        return None
-    unit = shared_write(dialect, row, inserts, stream, events)
+    unit = shared_write(joining.dialect, row, inserts, stream, events)
     if unit is None:
         return None
-    seq_or_none: int | None = await _run_shared(sync, unit, unit.steps)
-    if seq_or_none is not None:
-        mark_written(db, row, unit.version)
-    return seq_or_none
+    seq: int = await joining.run(unit, unit.steps)
+    mark_written(db, row, unit.version)
+    return seq
+
+
+async def _row_in_one(
+    db: AsyncSession,
+    dialect: Dialect,
+    row: Base,
+    inserts: Sequence[tuple[Table, dict[str, Any]]],
+    stream: str,
+    events: Sequence[Event],
+) -> int | None:
+    """`write_row` on PostgreSQL: one statement."""
+    found = one_write_values(row, inserts, stream, events)
+    if found is None or prepared(found[0], dialect) is None:
+        return None
+    statement, values = found
+    written, seq = (await send_in(db, statement, values, alone=True)).rows[0]
+    if written != 1:
+        raise StaleDataError("the game row was changed meanwhile")
+    mark_written(db, row, values["_new"])
+    return int(seq)
 
 
 async def insert_with_journal(
@@ -89,73 +90,69 @@ async def insert_with_journal(
     set to the row's key) numbered after `after`, stored together; (the key, the journal's new
     last seq), the key None when no row was inserted (SQLite raises `missing()` itself), or
     None."""
-    lone = _lone_sharing(db)
-    if lone is not None:
-        unit = shared_insert(
-            lone.engine.dialect, statement, values, stream, after, events, keyed, missing
-        )
-        if unit is not None:
-            return await lone.run(unit, _heard(unit))  # type: ignore[no-any-return]
-    connection = await db.connection()
-    dialect = connection.dialect
-    if dialect.name == "postgresql":
-        if not events or len(events) > journal.NUMBERED_AT_ONCE:
+    joining = _lone_sharing(db)
+    if joining is None:
+        connection = await db.connection()
+        dialect = connection.dialect
+        if dialect.name == "postgresql":
+            if not events or len(events) > journal.NUMBERED_AT_ONCE:
+                return None
+            both = one_insert(statement, len(events), keyed)
+            if prepared(both, dialect) is None:
+                return None
+            values = {**values, **one_insert_values(stream, after, events)}
+            key, seq = (await send_in(db, both, values, alone=True)).rows[0]
+            return key, after if seq is None else int(seq)
+        joining = _held_sharing(connection)
+        if joining is None:
             return None
-        both = one_insert(statement, len(events), keyed)
-        if prepared(both, dialect) is None:
-            return None
-        values = {**values, **one_insert_values(stream, after, events)}
-        key, seq = (await send_in(db, both, values, alone=True)).rows[0]
-        return key, after if seq is None else int(seq)
-    sync = connection.sync_connection
-    if dialect.name != "sqlite" or sync is None:
-        return None
-    unit = shared_insert(dialect, statement, values, stream, after, events, keyed, missing)
+    unit = shared_insert(joining.dialect, statement, values, stream, after, events, keyed, missing)
     if unit is None:
         return None
-    found: tuple[Any, int] | None = await _run_shared(sync, unit, _heard(unit))
+    # The journal rows' values are made on the shared connection, once the key is known.
+    heard = (unit.insert, Step(unit.journal_row, ()))
+    found: tuple[Any, int] = await joining.run(unit, heard)
     return found
 
 
-def _heard(unit: RowThenJournal) -> tuple[Step, ...]:
-    """What the listeners hear of a row and its journal: the journal rows' values are made on
-    the shared connection, once the key is known."""
-    return (unit.insert, Step(unit.journal_row, ()))
-
-
 @dataclass(frozen=True)
-class _LoneSharing:
-    """A SQLite file's shared commits, joined by a save whose session holds no connection."""
+class _Joining:
+    """A SQLite file's shared commits as a save joins them: the dialect its statements are
+    compiled for, and how the engine's listeners hear of them."""
 
-    engine: Engine
+    dialect: Dialect
     shared: SharedCommits
+    tell: Callable[[str, Sequence[Any]], None]
 
     async def run(self, unit: Any, heard: Sequence[Step]) -> Any:
         """`unit` in the next shared commit, its statements told to the engine's listeners."""
         for step in heard:
-            tell_engine(self.engine, step.ready.sql, step.parameters)
+            self.tell(step.ready.sql, step.parameters)
         return await self.shared.run(unit)
 
 
-def _lone_sharing(db: AsyncSession) -> _LoneSharing | None:
+def _lone_sharing(db: AsyncSession) -> _Joining | None:
     """The shared commits a save may join without a pooled connection: a SQLite file's (shared
     commits on) while `db` holds none, which it read through the inline reader
     (db/inline_reads.py); with none held, it has no write of its own under way either. A
-    session holding a connection goes by it (`sharing`), and any other database its way."""
+    session holding a connection goes by it (`_held_sharing`), any other database its way."""
     bind = db.sync_session.bind
-    file = sqlite_file(bind) if isinstance(bind, Engine) else None
-    if file is None or not file.shares_commits or holds_connection(db):
+    if not isinstance(bind, Engine) or holds_connection(db):
         return None
-    assert isinstance(bind, Engine)
-    return _LoneSharing(bind, shared_commits(file.database, file.wait_seconds))
+    file = sqlite_file(bind)
+    if file is None or not file.shares_commits:
+        return None
+    shared = shared_commits(file.database, file.wait_seconds)
+    return _Joining(bind.dialect, shared, partial(tell_engine, bind))
 
 
-async def _run_shared(connection: Connection, unit: Any, heard: Sequence[Step]) -> Any:
-    """`unit` in the next shared commit of `connection`'s database file, its statements told
-    to the engine's listeners; None when the connection cannot share (db/shared_commits.py)."""
-    shared = sharing(connection)
+def _held_sharing(connection: AsyncConnection) -> _Joining | None:
+    """The shared commits a save on `connection` may join (db/shared_commits.py `sharing`);
+    None on another database, or while the connection has a write of its own under way."""
+    sync = connection.sync_connection
+    if connection.dialect.name != "sqlite" or sync is None:
+        return None
+    shared = sharing(sync)
     if shared is None:
         return None
-    for step in heard:
-        tell_listeners(connection, step.ready.sql, step.parameters)
-    return await shared.run(unit)
+    return _Joining(connection.dialect, shared, partial(tell_listeners, sync))
