@@ -12,9 +12,12 @@ from typing import Any
 
 from litestar import Litestar
 from litestar.testing import TestClient
-from sqlalchemy import event
+from sqlalchemy import event, select
 from sqlalchemy.ext.asyncio import AsyncEngine
 
+from deaddrop.server.accounts.models import User
+from deaddrop.server.db.driver import holds_connection
+from deaddrop.server.db.request_session import close_session
 from tests.server.station.tabs_fixtures import (  # noqa: F401 (fixtures)
     Table,
     six_players,
@@ -114,3 +117,25 @@ def test_a_password_changed_elsewhere_ends_a_known_session_at_once(
     assert "Password changed." in alice.submit("/account/password", fields).text
     assert alice.is_logged_in()  # the changing browser's session moved on with it
     assert not twin.is_logged_in()
+
+
+def test_a_closed_session_gives_back_its_connection_or_lets_go_without_one(
+    server: TestClient[Litestar], alice: Visitor
+) -> None:
+    sessionmaker = server.app.state.sessionmaker
+    pool = server.app.state.engine.sync_engine.pool
+
+    async def close_both() -> None:
+        holding = sessionmaker()
+        account = await holding.scalar(select(User).where(User.username == "alice"))
+        assert account is not None and holds_connection(holding)
+        await close_session(holding)  # through the greenlet: the connection goes back
+        assert not holds_connection(holding) and account not in holding
+        lone = sessionmaker()
+        lone.add(User(username="never_stored", display_name="x", password_hash="x"))
+        checked_out = pool.checkedout()
+        await close_session(lone)  # no connection held: nothing to give back, no statement
+        assert pool.checkedout() == checked_out and not lone.new
+
+    server.blocking_portal.call(close_both)
+    assert pool.checkedout() == 0

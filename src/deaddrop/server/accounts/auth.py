@@ -11,6 +11,7 @@ from litestar.exceptions import NotAuthorizedException
 
 from deaddrop.server.accounts.models import User
 from deaddrop.server.db.dependencies import DB
+from deaddrop.server.db.raw_rows import kept
 from deaddrop.server.sessions import request_rotation
 
 Viewer = NamedDependency[User | None]
@@ -54,7 +55,8 @@ async def provide_viewer(request: Request[Any, Any, Any], db: DB) -> User | None
     user_id = request.session.get(_USER_ID)
     if not isinstance(user_id, int):
         return None
-    user = await db.get(User, user_id)
+    # Read with the session's own row (sessions.py `NamedRow`): usually already in `db`.
+    user = kept(db, User, user_id) or await db.get(User, user_id)
     if user is None or user.auth_epoch != request.session.get(_EPOCH):
         request.set_session({})
         return None

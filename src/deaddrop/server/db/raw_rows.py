@@ -57,3 +57,18 @@ def loaded(db: AsyncSession, model: type[M], values: Sequence[Any]) -> M:
     state.session_id = session.hash_key
     session.identity_map._add_unpresent(state, identity)
     return made
+
+
+def kept(db: AsyncSession, model: type[M], key: Any) -> M | None:
+    """The `model` row of primary key `key` when `db` already holds it loaded and current (as
+    `loaded` leaves the session's account): what `db.get` answers then, without the greenlet
+    SQLAlchemy's async session spends to ask (4% of a vote's Python time); None otherwise,
+    for `db.get` to answer (an expired row is read again, a deleted one is not found)."""
+    mapper = _layout(model)[0]
+    held = db.sync_session.identity_map.get(mapper.identity_key_from_primary_key([key]))
+    if held is None:
+        return None
+    state = instance_state(held)
+    if state.expired_attributes or state.deleted or state.was_deleted:
+        return None
+    return held  # type: ignore[no-any-return]

@@ -11,7 +11,7 @@ from sqlalchemy import bindparam, inspect, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from deaddrop.server.db.driver import send_in
-from deaddrop.server.db.raw_rows import columns_of, loaded
+from deaddrop.server.db.raw_rows import columns_of, kept, loaded
 from deaddrop.server.station.game.models import StationGame
 from deaddrop.server.testing.clocks import ManualClock
 from tests.server.station.games.helpers import RunDB, game_row
@@ -60,3 +60,27 @@ def test_a_loaded_row_is_written_by_the_orm_at_the_version_read(
     run_db(rename)
     after = run_db(lambda db: game_row(db, game_id))
     assert (after.title, after.row_version) == ("Renamed", before + 1)
+
+
+def test_a_kept_row_is_what_get_answers_without_asking(
+    clock: ManualClock, run_db: RunDB, server: TestClient[Litestar]
+) -> None:
+    [game_id] = run_db(lambda db: quick_games(db, 1, clock, "kept"))
+
+    async def look(db: AsyncSession) -> None:
+        assert kept(db, StationGame, 1_000_000) is None  # never loaded: `db.get` must ask
+        game = await _through_the_driver(db, game_id)
+        key = game.id  # read before expiring: an expired object's attribute is a query
+        assert kept(db, StationGame, key) is game
+        assert kept(db, StationGame, key + 1) is None  # another row
+        db.expire(game)
+        assert kept(db, StationGame, key) is None  # expired: `db.get` reads it again
+        assert await db.get(StationGame, key) is game
+        assert kept(db, StationGame, key) is game  # current again
+        await db.delete(game)
+        await db.flush()
+        assert kept(db, StationGame, key) is None  # deleted: `db.get` finds nothing
+        assert await db.get(StationGame, key) is None
+        await db.rollback()
+
+    run_db(look)
