@@ -63,6 +63,9 @@ class Settings:
     shared_commits: bool = True
     """On SQLite, let the saves that arrive while a commit runs commit together
     (server/db/shared_commits.py)."""
+    lone_statements: bool = True
+    """On PostgreSQL, send the statements that stand alone on connections of their own, off
+    the pool, while the request holds none (server/db/lone_statements.py)."""
     mail: MailSettings = field(default_factory=MailSettings)
     """SMTP and the player mails (digest, reminder); off while `SMTP_HOST` is unset."""
 
@@ -92,6 +95,7 @@ class Settings:
             known_pages_mb=int(env.get("KNOWN_PAGES_MB") or 64),
             quick_posts=env.get("QUICK_POSTS", "1").lower() not in _FALSE,
             shared_commits=env.get("SHARED_COMMITS", "1").lower() not in _FALSE,
+            lone_statements=env.get("LONE_STATEMENTS", "1").lower() not in _FALSE,
             mail=MailSettings.from_env(env),
         )
 

@@ -114,19 +114,19 @@ def test_an_unchanged_page_is_sent_again_after_one_statement_as_it_was_made(
     assert len(pages.pages) == len(ALL_TABS) * len(table.players)
 
 
-def test_a_known_page_on_a_sqlite_file_takes_no_pooled_connection(
+def test_a_known_page_takes_no_pooled_connection(
     table: Table, server: TestClient[Litestar]
 ) -> None:
-    """On SQLite its one statement runs inline (db/inline_reads.py): no database session, no
-    connection from the pool; on PostgreSQL one, as before."""
+    """On SQLite its one statement runs inline (db/inline_reads.py), on PostgreSQL alone on a
+    connection off the pool (db/lone_statements.py): no database session, no connection from
+    the pool."""
     path = f"/games/{table.game_id}/floor"
     bob = table.players[1]
     made = known(bob, path)
     with counted(server.app.state.engine) as counts, page_reads(server) as reads:
         again = bob.get(path)
     assert again.text == made and reads == {"facts": 1, "made": 0}
-    sqlite = server.app.state.engine.dialect.name == "sqlite"
-    assert counts["checkouts"] == counts["checkins"] == (0 if sqlite else 1)
+    assert counts["checkouts"] == counts["checkins"] == 0
 
 
 def test_a_known_page_is_made_afresh_when_a_post_or_a_look_changes_it(

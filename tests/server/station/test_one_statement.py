@@ -45,7 +45,11 @@ def _sent_by(
 
     def heard(conn: Any, cursor: Any, *_args: Any) -> None:
         if _in_a_request():
-            in_transaction = conn.connection.driver_connection.is_in_transaction()
+            # No connection of the pool: sent alone on a lone connection, which never begins a
+            # transaction (db/lone_statements.py).
+            in_transaction = (
+                conn is not None and conn.connection.driver_connection.is_in_transaction()
+            )
             sent.append((cursor is None, in_transaction))
 
     token = _token(player, table)

@@ -85,9 +85,12 @@ def test_a_vote_takes_four_statements(server: TestClient[Litestar], table: Table
 
 
 def _connections(server: TestClient[Litestar]) -> int:
-    """The pooled connections a vote or a post takes: on a SQLite file none (its read inline,
-    db/inline_reads.py, its writes in a shared commit on a connection of their own), else one."""
-    return 0 if server.app.state.engine.dialect.name == "sqlite" else 1
+    """The pooled connections a vote or a post takes: none. On a SQLite file its read goes
+    inline (db/inline_reads.py), its writes in a shared commit on a connection of their own; on
+    PostgreSQL its read and its one statement go alone on a connection off the pool
+    (db/lone_statements.py)."""
+    assert server.app.state.engine.dialect.name in ("sqlite", "postgresql")
+    return 0
 
 
 def test_the_sixth_post_is_refused_in_the_same_words_and_never_stored(

@@ -29,6 +29,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession
 
 from deaddrop.server.db.asyncpg_driver import may_send, send_on_asyncpg
 from deaddrop.server.db.inline_reads import InlineReader, inline_reader
+from deaddrop.server.db.lone_statements import LoneStatements, lone_statements
 from deaddrop.server.db.prefetch import take
 from deaddrop.server.db.sqlite_connection import GatedConnection
 
@@ -171,8 +172,14 @@ async def send_in(
             return sent
     else:  # no connection held: a read on a SQLite file needs none (db/inline_reads.py)
         bind = session.bind
-        reader = inline_reader(bind) if isinstance(bind, Engine) else None
+        engine = bind if isinstance(bind, Engine) else None
+        reader = inline_reader(engine)
         sent = None if reader is None else read_inline(reader, statement, values)
+        if sent is not None:
+            return sent
+        # Nor does a statement standing alone on PostgreSQL (db/lone_statements.py).
+        lone = lone_statements(engine) if alone else None
+        sent = None if lone is None else await send_lone(lone, statement, values)
         if sent is not None:
             return sent
     return await send(await db.connection(), statement, values, alone=alone)
@@ -198,6 +205,19 @@ def read_inline(
         return None
     rows = [ready.read(row) for row in reader.run(ready.sql, parameters)]
     return Sent(rows, len(rows))
+
+
+async def send_lone(
+    lone: LoneStatements, statement: Executable, values: Mapping[str, Any]
+) -> Sent | None:
+    """A statement standing alone sent on one of PostgreSQL's lone connections; None for one
+    this module cannot bind."""
+    ready = prepared(statement, lone.engine.dialect)
+    parameters = None if ready is None else ready.parameters(values)
+    if ready is None or parameters is None:
+        return None
+    found, rowcount = await lone.run(ready.sql, parameters, ready.returns_rows)
+    return Sent([ready.read(record) for record in found], rowcount)
 
 
 def tell_listeners(connection: Connection, sql: str, parameters: Sequence[Any]) -> None:

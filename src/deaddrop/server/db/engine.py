@@ -16,6 +16,7 @@ from sqlalchemy.ext.asyncio import (
 
 from deaddrop.server.db.idle_ping import ping_when_idle
 from deaddrop.server.db.inline_reads import SqliteFile, close_inline_readers, register_file
+from deaddrop.server.db.lone_statements import close_lone_statements, register_engine
 from deaddrop.server.db.shared_commits import close_shared_commits
 from deaddrop.server.db.sqlite_connection import (
     SQLITE_BUSY_TIMEOUT_MS,
@@ -59,6 +60,9 @@ def create_engine(settings: Settings) -> AsyncEngine:
         connect_args["server_settings"] = {"search_path": settings.database_schema}
     engine = create_async_engine(url, connect_args=connect_args, **_pool(settings))
     ping_when_idle(engine)  # not `pool_pre_ping`: a round trip per request (idle_ping.py)
+    if settings.lone_statements:  # statements standing alone off the pool (lone_statements.py)
+        register_engine(engine)
+        event.listen(engine.sync_engine, "engine_disposed", close_lone_statements)
     return engine
 
 

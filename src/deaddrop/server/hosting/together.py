@@ -40,11 +40,12 @@ async def write_row(
 ) -> int | None:
     """The game's versioned row, the log's inserts and the journal rows of `events` written
     together, the row then kept as written; the journal's new last seq (0: none), or None."""
+    postgresql = _postgresql(db)
+    if postgresql is not None:  # sent alone: off the pool when `db` holds no connection
+        return await _row_in_one(db, postgresql, row, inserts, stream, events)
     joining = _lone_sharing(db)
     if joining is None:
         connection = await db.connection()
-        if connection.dialect.name == "postgresql":
-            return await _row_in_one(db, connection.dialect, row, inserts, stream, events)
         joining = _held_sharing(connection)
         if joining is None:
             return None
@@ -90,19 +91,19 @@ async def insert_with_journal(
     set to the row's key) numbered after `after`, stored together; (the key, the journal's new
     last seq), the key None when no row was inserted (SQLite raises `missing()` itself), or
     None."""
+    dialect = _postgresql(db)
+    if dialect is not None:  # sent alone: off the pool when `db` holds no connection
+        if not events or len(events) > journal.NUMBERED_AT_ONCE:
+            return None
+        both = one_insert(statement, len(events), keyed)
+        if prepared(both, dialect) is None:
+            return None
+        values = {**values, **one_insert_values(stream, after, events)}
+        key, seq = (await send_in(db, both, values, alone=True)).rows[0]
+        return key, after if seq is None else int(seq)
     joining = _lone_sharing(db)
     if joining is None:
         connection = await db.connection()
-        dialect = connection.dialect
-        if dialect.name == "postgresql":
-            if not events or len(events) > journal.NUMBERED_AT_ONCE:
-                return None
-            both = one_insert(statement, len(events), keyed)
-            if prepared(both, dialect) is None:
-                return None
-            values = {**values, **one_insert_values(stream, after, events)}
-            key, seq = (await send_in(db, both, values, alone=True)).rows[0]
-            return key, after if seq is None else int(seq)
         joining = _held_sharing(connection)
         if joining is None:
             return None
@@ -129,6 +130,14 @@ class _Joining:
         for step in heard:
             self.tell(step.ready.sql, step.parameters)
         return await self.shared.run(unit)
+
+
+def _postgresql(db: AsyncSession) -> Dialect | None:
+    """The dialect of `db`'s database when it is PostgreSQL (a write there is one statement:
+    hosting/one_statement.py), else None."""
+    bind = db.sync_session.bind
+    dialect = bind.dialect if isinstance(bind, Engine) else None
+    return dialect if dialect is not None and dialect.name == "postgresql" else None
 
 
 def _lone_sharing(db: AsyncSession) -> _Joining | None:

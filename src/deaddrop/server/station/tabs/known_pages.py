@@ -26,12 +26,12 @@ from typing import Any, NamedTuple, cast
 from litestar import Request
 from litestar.enums import ScopeType
 from litestar.types import ASGIApp, Message, Receive, Scope, Send
-from sqlalchemy.ext.asyncio import AsyncConnection
 
 from deaddrop.server.accounts.auth import USER_ID_KEY
 from deaddrop.server.cookies import CSRF_COOKIE, SESSION_COOKIE
 from deaddrop.server.db.driver import holds_connection
 from deaddrop.server.db.inline_reads import InlineReader, inline_reader
+from deaddrop.server.db.lone_statements import LoneStatements, lone_statements
 from deaddrop.server.db.request_session import (
     hold_request_session,
     opened_request_session,
@@ -45,6 +45,7 @@ from deaddrop.server.station.tabs.page_facts import (
     LOOKS_FROM,
     NEWEST,
     TAB_NAMES,
+    FactsSource,
     read_facts,
 )
 
@@ -185,7 +186,7 @@ class _Asked:
         """Where the page is kept: the browser's own cookies, the path and the query."""
         return (self.session_id, self.csrf, self.scope["path"], self.scope["query_string"])
 
-    async def facts(self, connection: AsyncConnection | InlineReader) -> PageFacts | None:
+    async def facts(self, connection: FactsSource) -> PageFacts | None:
         """The page's facts as they stand (`_facts`); None without a session or a seat."""
         game = str(self.scope["path_params"].get("game_id", ""))
         assert self.user_id is not None  # asked only once the account is known
@@ -213,9 +214,11 @@ async def _known_or_made(
     """The known page while its facts hold; else the page made, and kept if it may be."""
     scope = asked.scope
     # On a SQLite file the facts are read inline, with no database session at all
-    # (db/inline_reads.py); else through the request's own session, held open past the handler
-    # for the facts' second reading: one connection a request, as without known pages.
-    reader = inline_reader(scope["app"].state["engine"])
+    # (db/inline_reads.py), on PostgreSQL on a lone connection (db/lone_statements.py); through
+    # the request's own session when it holds a connection, held open past the handler for the
+    # facts' second reading (it must see what the handler left uncommitted there).
+    engine = scope["app"].state["engine"]
+    reader = inline_reader(engine) or lone_statements(engine)
     hold_request_session(scope)
     capture = _Capture(send)
     try:
@@ -236,10 +239,11 @@ async def _known_or_made(
         await capture.finish()  # the answer's last bytes leave once the page is kept
 
 
-async def _source(scope: Scope, reader: InlineReader | None) -> AsyncConnection | InlineReader:
-    """Where the facts are read: the inline reader, unless the request's session holds a
-    connection (the second reading must see what the handler left uncommitted on it, until
-    the release rolls it back); else that session's connection (opened if it is not yet)."""
+async def _source(scope: Scope, reader: InlineReader | LoneStatements | None) -> FactsSource:
+    """Where the facts are read: the inline reader (SQLite) or the lone connections
+    (PostgreSQL), unless the request's session holds a connection (the second reading must see
+    what the handler left uncommitted on it, until the release rolls it back); else that
+    session's connection (opened if it is not yet)."""
     opened = opened_request_session(scope)
     if reader is not None and (opened is None or not holds_connection(opened)):
         return reader
@@ -277,7 +281,7 @@ def _only_looked(before: PageFacts, after: PageFacts, tab: str) -> bool:
 
 async def _facts(
     scope: Scope,
-    connection: AsyncConnection | InlineReader,
+    connection: FactsSource,
     session_id: str,
     user_id: int,
     game: str,

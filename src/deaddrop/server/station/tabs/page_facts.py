@@ -18,9 +18,10 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 from sqlalchemy.types import NullType
 
 from deaddrop.server.accounts.models import User
-from deaddrop.server.db.driver import read_inline, send
+from deaddrop.server.db.driver import read_inline, send, send_lone
 from deaddrop.server.db.inline_reads import InlineReader
 from deaddrop.server.db.kv import KeyValue
+from deaddrop.server.db.lone_statements import LoneStatements
 from deaddrop.server.live.models import LiveEvent
 from deaddrop.server.station.game.models import StationGame, StationSeat
 from deaddrop.server.station.tabs.context import TABS
@@ -84,12 +85,15 @@ GAME_ID = 0
 """Where the game's internal id stands in `Facts`."""
 LOOKS_FROM = -len(TAB_NAMES)
 """Where the player's stored looks start in `Facts` (one column per tab, in `TAB_NAMES` order)."""
+FactsSource = AsyncConnection | InlineReader | LoneStatements
+"""Where a page's facts are read: a connection, SQLite's inline reader or PostgreSQL's lone
+connections."""
 NEWEST = LOOKS_FROM - 1
 """Where the game's newest journal seq stands in `Facts` (None while the journal is empty)."""
 
 
 async def read_facts(
-    connection: AsyncConnection | InlineReader,
+    connection: FactsSource,
     session_id: str,
     user_id: int,
     game: str,
@@ -104,6 +108,9 @@ async def read_facts(
     # PostgreSQL a known page is one round trip, without BEGIN and ROLLBACK.
     if isinstance(connection, InlineReader):  # a SQLite file: no pool, no session at all
         sent = read_inline(connection, _STATEMENT, values)
+        assert sent is not None  # a query bound straight to the driver
+    elif isinstance(connection, LoneStatements):  # PostgreSQL, off the pool
+        sent = await send_lone(connection, _STATEMENT, values)
         assert sent is not None  # a query bound straight to the driver
     else:
         sent = await send(connection, _STATEMENT, values, alone=True)

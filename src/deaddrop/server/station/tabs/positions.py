@@ -143,7 +143,9 @@ async def position_and_looks(
     known = page_memos(db).positions.get((stream, listener))
     seq, cursor = known or (0, 0)
     values = {"stream": stream, "after": seq, "game": game_id, "user": user_id}
-    rows = (await send_in(db, _WITH_LOOKS, values)).rows
+    # A read by itself too: on PostgreSQL a made page then takes no pooled connection unless
+    # it writes (db/lone_statements.py).
+    rows = (await send_in(db, _WITH_LOOKS, values, alone=True)).rows
     seq, cursor, looks = _counted(rows, listener, seq, cursor)
     advance(db, stream, listener, seq, cursor)
     return seq, cursor, looks
