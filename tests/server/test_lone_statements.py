@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 from sqlalchemy import Integer, String, bindparam, cast, event, func, select
 from sqlalchemy.exc import DBAPIError
+from sqlalchemy.pool import QueuePool
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from deaddrop.server.db import lone_statements as lone_module
@@ -81,7 +82,8 @@ def test_a_lone_statement_takes_no_pooled_connection_and_tells_the_listeners() -
             event.remove(engine.sync_engine.pool, "checkout", checked_out)
         assert heard == [str(PLUS_ONE.compile(dialect=engine.dialect))]
         assert checkouts == []
-        assert engine.sync_engine.pool.checkedout() == 0  # detached: not the pool's
+        pool = engine.sync_engine.pool
+        assert isinstance(pool, QueuePool) and pool.checkedout() == 0  # detached: not the pool's
 
     on_postgresql(check)
 
