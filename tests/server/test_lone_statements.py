@@ -13,8 +13,8 @@ from typing import Any
 import pytest
 from sqlalchemy import Integer, String, bindparam, cast, event, func, select
 from sqlalchemy.exc import DBAPIError
-from sqlalchemy.pool import QueuePool
 from sqlalchemy.ext.asyncio import AsyncEngine
+from sqlalchemy.pool import QueuePool
 
 from deaddrop.server.db import lone_statements as lone_module
 from deaddrop.server.db.driver import send_lone
