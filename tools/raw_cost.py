@@ -21,6 +21,9 @@ import logging
 import statistics
 import tempfile
 import time
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -98,7 +101,24 @@ async def _rounds(rounds: int, per_round: int, request: Any) -> str:
     return f"{statistics.median(spent):.3f} ms  (rounds: {each})"
 
 
-async def _measure(app: Litestar, rounds: int, per_round: int) -> None:
+Request = Callable[[int], Awaitable[None]]
+"""The `number`th request of a kind, answered 200 (or an AssertionError)."""
+
+
+@dataclass(frozen=True)
+class Saves:
+    """One player's JSON saves in the measured game, and what its pages need."""
+
+    game_id: str
+    cookies: str
+    vote: Request
+    """A vote for another seat in turn (S21)."""
+    post: Request
+    """A Floor post (the rate limit must be lifted while they are sent: `_rate_lifted`)."""
+
+
+async def saves_of(app: Litestar) -> Saves:
+    """Six accounts, the game of `_table` with 30 Floor posts, and one player's saves in it."""
     clients = [await _sign_up(app, name) for name in PLAYERS]
     game_id = await _table(app, 30)
     player = clients[1]
@@ -119,10 +139,16 @@ async def _measure(app: Litestar, rounds: int, per_round: int) -> None:
         status, text = await asgi_call(app, "POST", path, posting, body)
         assert status == 200, text
 
-    print(f"vote  {await _rounds(rounds, per_round, vote)}")
+    return Saves(game_id, cookies, vote, post)
+
+
+async def _measure(app: Litestar, rounds: int, per_round: int) -> None:
+    saves = await saves_of(app)
+    print(f"vote  {await _rounds(rounds, per_round, saves.vote)}")
     with _rate_lifted(app):
-        print(f"post  {await _rounds(rounds, per_round, post)}")
-    print(f"page made after a post  {await _pages_after_posts(app, game_id, cookies, per_round)}")
+        print(f"post  {await _rounds(rounds, per_round, saves.post)}")
+    pages = await _pages_after_posts(app, saves.game_id, saves.cookies, per_round)
+    print(f"page made after a post  {pages}")
 
 
 async def _pages_after_posts(app: Litestar, game_id: str, cookies: str, count: int) -> str:
@@ -146,6 +172,13 @@ async def _pages_after_posts(app: Litestar, game_id: str, cookies: str, count: i
 
 async def main(rounds: int, per_round: int) -> None:
     """Seed a new database, then print the figures."""
+    async with measured_app() as app:
+        await _measure(app, rounds, per_round)
+
+
+@asynccontextmanager
+async def measured_app() -> AsyncIterator[Litestar]:
+    """The app on a new SQLite file in a temporary directory, migrated, its lifespan entered."""
     logging.getLogger("httpx").setLevel(logging.WARNING)
     logging.getLogger("alembic").setLevel(logging.WARNING)
     passwords._hasher = PasswordHasher(time_cost=1, memory_cost=1024)  # seeding, not measured
@@ -157,7 +190,7 @@ async def main(rounds: int, per_round: int) -> None:
         await engine.dispose()
         app = create_app(settings)
         async with app.lifespan():
-            await _measure(app, rounds, per_round)
+            yield app
 
 
 if __name__ == "__main__":
