@@ -79,6 +79,11 @@ def test_a_vote_is_saved_and_answered_as_json(
     for answer in (first, second):
         assert answer.status_code == 200, answer.text
         assert answer.json()["ok"] is True and answer.json()["message"] == "Vote saved."
+        # The same headers on both paths, the security headers among them (a before-send hook).
+        assert answer.headers["content-type"] == "application/json"
+        assert answer.headers["content-length"] == str(len(answer.content))
+        assert answer.headers["x-frame-options"] == "DENY"
+        assert "content-security-policy" in answer.headers and "set-cookie" not in answer.headers
     view = bob.get(f"/api/games/{table.game_id}").json()["view"]
     assert view["me"]["vote"] == "abstain"  # the second vote replaced the first (S21)
     is_quick(settings, served, 2)
