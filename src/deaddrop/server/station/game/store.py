@@ -50,7 +50,7 @@ async def load_state(db: AsyncSession, game: StationGame) -> State:
     setup = game.setup
     if setup is None:
         raise ValueError("a game in the lobby has no engine state yet")
-    cached = _STATES.get(game.public_id)
+    cached = _STATES.at_or_before(game.public_id, game.version)
     if cached is not None and cached[0] == game.version:
         return cached[1]  # the usual page: no setup to decode, no log to read
     stored = Stored(game.id, game.public_id, game.version)
