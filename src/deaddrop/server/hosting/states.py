@@ -8,6 +8,7 @@ the cached one.
 from __future__ import annotations
 
 import bisect
+import sys
 import threading
 from collections import OrderedDict
 from collections.abc import Iterable, Mapping
@@ -47,12 +48,7 @@ class StateCache(Generic[StateT]):
 
     def get(self, public_id: str) -> tuple[int, StateT] | None:
         """The newest cached (version, state) of a game, if any."""
-        with self._lock:
-            kept = self._states.get(public_id)
-            if kept is None:
-                return None
-            self._states.move_to_end(public_id)
-            return kept[-1]
+        return self.at_or_before(public_id, sys.maxsize)
 
     def at_or_before(self, public_id: str, version: int) -> tuple[int, StateT] | None:
         """The newest cached (version, state) of a game not newer than `version`, if any."""
