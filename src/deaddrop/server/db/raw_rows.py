@@ -72,3 +72,17 @@ def kept(db: AsyncSession, model: type[M], key: Any) -> M | None:
     if state.expired_attributes or state.deleted or state.was_deleted:
         return None
     return held  # type: ignore[no-any-return]
+
+
+def renewable(row: Base) -> bool:
+    """Whether `renew` may write stored values into the row's object: it is persistent and
+    holds no change or expired attribute of its own (only the ORM's refresh settles those)."""
+    state = instance_state(row)
+    return not (state.key is None or state.modified or state.expired_attributes or state.deleted)
+
+
+def renew(row: Base, values: Sequence[Any]) -> None:
+    """Write a row's stored values (`columns_of` order, as SQLAlchemy reads them) into its
+    `renewable` object, as `Session.refresh` would."""
+    _mapper, _columns, keys, _primary = _layout(type(row))
+    instance_state(row).dict.update(zip(keys, values, strict=True))

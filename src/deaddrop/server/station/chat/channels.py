@@ -36,10 +36,9 @@ from deaddrop.server.station.chat.rate import (
 from deaddrop.server.station.chat.rate import RATE_COUNT as RATE_COUNT  # where it was
 from deaddrop.server.station.chat.rate import RATE_WINDOW as RATE_WINDOW
 from deaddrop.server.station.chat.rate import RateLimited as RateLimited
-from deaddrop.server.station.game.access import GameContext
-from deaddrop.server.station.game.models import StationGame
+from deaddrop.server.station.game.access import GameContext, read_again
 from deaddrop.server.station.game.refusals import explain
-from deaddrop.server.station.game.store import STATION, load_state, write_to
+from deaddrop.server.station.game.store import STATION, load_state, newest_known, write_to
 from deaddrop.server.station.live.stream import MESSAGE_EVENT, listener_of, stream_of
 from deaddrop.server.station.tabs.positions import advance, position
 
@@ -89,26 +88,20 @@ async def do_post(
         raise Refused("Spectators read the Floor but do not post.", "S28")
     text = text.replace("\r\n", "\n")  # browsers send CRLF; store what the person sees
     lock = STATION.writer_lock(game.public_id)
-    # The game as the request read it is the newest this process knows unless a writer holds
-    # the lock or committed a version since (it caches what it reached before letting go).
-    fresh = not lock.locked() and _newest_known(game)
     async with lock:
+        # The game as the request read it is the newest this process knows unless a writer
+        # before this one committed a version since (each caches what it reached before letting
+        # go): else it is read again.
         for attempt in range(ATTEMPTS):
             if attempt and context.seat_row is not None:
                 await db.refresh(context.seat_row)  # the rollback expired it
-            if attempt or not fresh:
-                await db.refresh(game)
+            if attempt or (not newest_known(game) and not await read_again(db, context)):
+                await db.refresh(game)  # after a rollback (it expired the game), or as a fallback
             try:
                 return await _post_once(db, context, channel, text, now)
             except Conflict:
                 continue  # another process took this sequence number: again
     raise Stale("Many messages arrived at once and this one could not get through; send it again.")
-
-
-def _newest_known(game: StationGame) -> bool:
-    """Whether `game` is at the version this process last committed or read for it."""
-    cached = STATION.states.get(game.public_id)
-    return cached is not None and cached[0] == game.version
 
 
 async def _post_once(

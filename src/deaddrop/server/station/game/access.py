@@ -18,7 +18,7 @@ from sqlalchemy.orm import InstrumentedAttribute
 from deaddrop.server.accounts.models import User
 from deaddrop.server.db.driver import send_in
 from deaddrop.server.db.prefetch import Companion
-from deaddrop.server.db.raw_rows import columns_of, loaded
+from deaddrop.server.db.raw_rows import columns_of, loaded, renew, renewable
 from deaddrop.server.station.game.models import StationGame, StationSeat
 
 NOT_FOUND = "There is no such game, or you are not at its table."
@@ -95,6 +95,37 @@ async def access_game_for_member(db: AsyncSession, game_id: str, user: User) -> 
     row, split = found[0], len(_GAME_COLUMNS)
     game = loaded(db, StationGame, row[:split])
     return GameContext(game, user, loaded(db, StationSeat, row[split:]))
+
+
+_AGAIN = (
+    select(*_GAME_COLUMNS, *columns_of(StationSeat))
+    .select_from(_GAMES.join(_SEATS, _SEATS.c.game_id == _GAMES.c.id))
+    .where(_GAMES.c.id == bindparam("game"), _SEATS.c.id == bindparam("seat"))
+)
+_GAME_AGAIN = select(*_GAME_COLUMNS).where(_GAMES.c.id == bindparam("game"))
+
+
+async def read_again(db: AsyncSession, context: GameContext) -> bool:
+    """Read the context's game and seat rows again, as another writer of this process left them
+    while this request waited for the game's writer lock: one query straight through the driver,
+    not an ORM refresh of each row (three of them cost a save queued behind others more than the
+    save itself). False, nothing changed, when a row holds changes or expired attributes of its
+    own or is gone: the caller refreshes them through the ORM (`reload_context`)."""
+    game, seat = context.game, context.seat_row
+    rows = (game,) if seat is None else (game, seat)
+    if not all(renewable(row) for row in rows):
+        return False
+    if seat is None:
+        found = (await send_in(db, _GAME_AGAIN, {"game": game.id})).rows
+    else:
+        found = (await send_in(db, _AGAIN, {"game": game.id, "seat": seat.id})).rows
+    if not found:
+        return False
+    row, split = found[0], len(_GAME_COLUMNS)
+    renew(game, row[:split])
+    if seat is not None:
+        renew(seat, row[split:])
+    return True
 
 
 async def access_game_for_host(db: AsyncSession, game_id: str, user: User) -> GameContext:

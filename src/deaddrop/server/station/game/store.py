@@ -27,6 +27,8 @@ __all__ = [
     "CorruptLog",
     "load_state",
     "load_states",
+    "names_state",
+    "newest_known",
     "remember",
     "write_to",
 ]
@@ -70,6 +72,22 @@ async def load_states(db: AsyncSession, games: Sequence[StationGame]) -> dict[in
         after = [data for seq, data in entries.get(game.id, []) if seq > start[0]]
         states[game.id] = replay_entries(ENGINE, _STATES, stored, start, after)
     return states
+
+
+async def names_state(db: AsyncSession, game: StationGame) -> State:
+    """A state of the started `game` to read its seats' codenames by, which are fixed at setup
+    (S3): the newest this process keeps, at whatever version, else the one at `game.version`.
+    A save names its targets before it queues for the game's writer lock; the version it read
+    with the session may be many saves behind by then, past the states kept, and its replay
+    from the start would cost more than the save."""
+    cached = _STATES.get(game.public_id)
+    return cached[1] if cached is not None else await load_state(db, game)
+
+
+def newest_known(game: StationGame) -> bool:
+    """Whether `game` is at the version this process last committed or read for it."""
+    cached = _STATES.get(game.public_id)
+    return cached is not None and cached[0] == game.version
 
 
 def remember(public_id: str, version: int, state: State) -> None:

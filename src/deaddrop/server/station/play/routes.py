@@ -39,16 +39,18 @@ from deaddrop.server.station.game.http import (
     handle_form,
     version_of,
 )
-from deaddrop.server.station.game.store import load_state
+from deaddrop.server.station.game.store import names_state
 from deaddrop.server.station.game.writes import table_epoch
 from deaddrop.server.station.play.service import do_act
 
 
 @dataclass(frozen=True)
 class Posted:
-    """A save as posted, with what is needed to read it: the state and the actor's seat."""
+    """A save as posted, with what is needed to read it: the game's codenames and the actor's
+    seat."""
 
     state: State
+    """A state of the game, at any version: only its seats' codenames are read (fixed, S3)."""
     seat: int
     fields: dict[str, str]
 
@@ -82,7 +84,7 @@ async def _save(
     seat = context.seat
 
     async def work(fields: dict[str, str]) -> Done:
-        action = read(Posted(await load_state(db, context.game), seat, fields))
+        action = read(Posted(await names_state(db, context.game), seat, fields))
         acted = await do_act(db, context, action, clock=clock, expected_version=version_of(fields))
         return Done(message, {"version": table_epoch(acted.state)})
 

@@ -21,12 +21,12 @@ from deaddrop.server.clock import Clock
 from deaddrop.server.db.base import utcnow
 from deaddrop.server.hosting.refusals import Refused, Stale
 from deaddrop.server.hosting.transaction import Conflict, check_version
-from deaddrop.server.station.game.access import GameContext
+from deaddrop.server.station.game.access import GameContext, read_again
 from deaddrop.server.station.game.models import (
     StationAction,
     StationGame,
 )
-from deaddrop.server.station.game.store import STATION, load_state, write_to
+from deaddrop.server.station.game.store import STATION, load_state, newest_known, write_to
 from deaddrop.server.station.game.writes import (
     announce,
     follow_engine,
@@ -82,10 +82,13 @@ async def do_act(
     """
     game = context.game
     lock = STATION.writer_lock(game.public_id)
-    waited = lock.locked()
     async with lock:
-        if waited:
-            await reload_context(db, context)  # others wrote while this one queued
+        # Every writer of this process before this one cached the version it reached before
+        # letting go: a game read at an older one is read again now, rather than failing the
+        # version check at commit. (`lock.locked()` before acquiring would not tell: a lock
+        # just let go still hands itself to the writers already queued on it.)
+        if not newest_known(game) and not await read_again(db, context):
+            await reload_context(db, context)
         for attempt in range(ATTEMPTS):
             if not _still_holds_seat(context):
                 raise Refused("The host has handed your seat to someone else.")
