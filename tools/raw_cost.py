@@ -4,9 +4,10 @@
 
 The same game as `tools/page_cost.py` (six players, 30 Floor posts, SQLite in a temporary
 directory), then: rounds of `--per-round` JSON votes by one player (each for another seat),
-rounds of JSON Floor posts by the same player (the rate limit lifted while they are measured),
-and `--per-round` Floor pages of that player each made right after another player's post (the
-post through the service, not measured). The requests are handed to the app as ASGI calls, so
+rounds of 10 and of 20 such votes sent at once (queued on the game's writer lock), rounds of
+JSON Floor posts by the same player (the rate limit lifted while they are measured), and
+`--per-round` Floor pages of that player each made right after another player's post (the post
+through the service, not measured). The requests are handed to the app as ASGI calls, so
 the CPU (`process_time`, every thread of the process) is the app's alone, without an HTTP
 client's share: the figure to compare two versions of the code by, run in turn. Medians of the
 rounds (a page's: of every page). A benchmark that prints figures: it never fails on a time.
@@ -142,9 +143,25 @@ async def saves_of(app: Litestar) -> Saves:
     return Saves(game_id, cookies, vote, post)
 
 
+async def _together(rounds: int, width: int, request: Request) -> str:
+    """CPU ms per request of `rounds` rounds of `width` requests sent at once, the median and
+    each round's (they queue on the game's writer lock)."""
+    sent = 0
+    spent = []
+    for _ in range(rounds):
+        began = time.process_time()
+        await asyncio.gather(*(request(sent + number) for number in range(width)))
+        sent += width
+        spent.append((time.process_time() - began) * 1000 / width)
+    each = " ".join(f"{value:.2f}" for value in spent)
+    return f"{statistics.median(spent):.3f} ms  (rounds: {each})"
+
+
 async def _measure(app: Litestar, rounds: int, per_round: int) -> None:
     saves = await saves_of(app)
     print(f"vote  {await _rounds(rounds, per_round, saves.vote)}")
+    for width in (10, 20):
+        print(f"{width} votes at once  {await _together(rounds, width, saves.vote)}")
     with _rate_lifted(app):
         print(f"post  {await _rounds(rounds, per_round, saves.post)}")
     pages = await _pages_after_posts(app, saves.game_id, saves.cookies, per_round)
