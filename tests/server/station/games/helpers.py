@@ -13,11 +13,13 @@ from litestar import Litestar
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from deaddrop.engine.station import State
+from deaddrop.engine.station import CastVote, State
 from deaddrop.server.accounts.models import User
+from deaddrop.server.station.game.access import access_game_for_player
 from deaddrop.server.station.game.models import StationGame
 from deaddrop.server.station.game.store import load_state
 from deaddrop.server.station.play.pouch_runner import PouchRunner
+from deaddrop.server.station.play.service import do_act
 from deaddrop.server.testing.clocks import ManualClock
 from tests.server.visitor import Visitor, csrf_token_in
 
@@ -200,3 +202,13 @@ def open_table(
     table.codenames = [seat.codename for seat in state.seats]
     table.roles = [seat.role for seat in state.seats]
     return table
+
+
+async def vote_in_own_session(table: Table, seat: int, choice: int) -> int:
+    """`seat`'s vote for `choice` through the service, in a database session of its own (as a
+    request of its own would be): the game's version it reached."""
+    async with table.app.state.sessionmaker() as session:
+        user = await user_named(session, table.people[seat].username)
+        context = await access_game_for_player(session, table.game_id, user)
+        acted = await do_act(session, context, CastVote(seat, choice), clock=table.clock)
+        return acted.version

@@ -7,13 +7,11 @@ import asyncio
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from deaddrop.engine.station import ABSTAIN, CastVote
+from deaddrop.engine.station import ABSTAIN
 from deaddrop.engine.station.roles import RINGLEADER, is_ring
 from deaddrop.engine.station.state import Ability, Order
-from deaddrop.server.station.game.access import access_game_for_player
 from deaddrop.server.station.game.models import StationAction
-from deaddrop.server.station.play.service import do_act
-from tests.server.station.games.helpers import Person, Table, user_named
+from tests.server.station.games.helpers import Person, Table, vote_in_own_session
 
 
 def _ring_other_than(table: Table, seat: int) -> int:
@@ -193,18 +191,13 @@ def test_only_the_host_uses_the_host_tools(table: Table) -> None:
 
 
 def test_simultaneous_saves_on_one_game_all_land_one_after_another(table: Table) -> None:
-    async def burst(db: AsyncSession) -> list[int]:
-        sessionmaker = table.app.state.sessionmaker
-
-        async def vote(seat: int, choice: int) -> int:
-            async with sessionmaker() as session:
-                user = await user_named(session, table.people[seat].username)
-                context = await access_game_for_player(session, table.game_id, user)
-                acted = await do_act(session, context, CastVote(seat, choice), clock=table.clock)
-                return acted.version
-
-        saves = [vote(seat, (seat + round_) % 6) for round_ in range(5) for seat in range(6)]
-        return list(await asyncio.gather(*saves))
+    async def burst(_db: AsyncSession) -> list[int]:
+        votes = [
+            vote_in_own_session(table, seat, (seat + round_) % 6)
+            for round_ in range(5)
+            for seat in range(6)
+        ]
+        return list(await asyncio.gather(*votes))
 
     versions = table.run_db(burst)
     assert sorted(versions) == list(range(1, 31))  # one writer at a time, none lost

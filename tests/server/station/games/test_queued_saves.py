@@ -23,7 +23,7 @@ from deaddrop.server.station.game.models import StationSeat
 from deaddrop.server.station.game.store import STATION, names_state
 from deaddrop.server.station.game.writes import touch
 from deaddrop.server.station.play.service import do_act
-from tests.server.station.games.helpers import Table, game_row, user_named
+from tests.server.station.games.helpers import Table, game_row, user_named, vote_in_own_session
 
 
 def _refreshes_counted(monkeypatch: pytest.MonkeyPatch) -> list[Any]:
@@ -45,16 +45,8 @@ def test_queued_saves_read_their_game_again_without_an_orm_refresh(
     refreshed = _refreshes_counted(monkeypatch)
 
     async def burst(_db: AsyncSession) -> list[int]:
-        sessionmaker = table.app.state.sessionmaker
-
-        async def vote(seat: int, choice: int) -> int:
-            async with sessionmaker() as session:
-                user = await user_named(session, table.people[seat].username)
-                context = await access_game_for_player(session, table.game_id, user)
-                acted = await do_act(session, context, CastVote(seat, choice), clock=table.clock)
-                return acted.version
-
-        return list(await asyncio.gather(*(vote(seat, (seat + 1) % 6) for seat in range(6))))
+        votes = (vote_in_own_session(table, seat, (seat + 1) % 6) for seat in range(6))
+        return list(await asyncio.gather(*votes))
 
     assert sorted(table.run_db(burst)) == list(range(1, 7))  # each on the version before it
     assert refreshed == []
