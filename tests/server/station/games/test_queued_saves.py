@@ -20,7 +20,7 @@ from deaddrop.server.station.chat.models import StationMessage
 from deaddrop.server.station.game import store
 from deaddrop.server.station.game.access import access_game_for_player, read_again
 from deaddrop.server.station.game.models import StationSeat
-from deaddrop.server.station.game.store import STATION, names_state
+from deaddrop.server.station.game.store import STATION, known_later, names_state
 from deaddrop.server.station.game.writes import touch
 from deaddrop.server.station.play.service import do_act
 from tests.server.station.games.helpers import Table, game_row, user_named, vote_in_own_session
@@ -157,3 +157,19 @@ def test_a_save_far_behind_names_its_targets_by_a_kept_state_not_a_replay(
         return [seat.codename for seat in state.seats]
 
     assert table.run_db(check) == [seat.codename for seat in table.state().seats]
+
+
+def test_only_a_later_version_this_process_reached_makes_a_save_read_again(table: Table) -> None:
+    async def check(session: AsyncSession) -> list[bool]:
+        user = await user_named(session, table.people[1].username)
+        context = await access_game_for_player(session, table.game_id, user)
+        seen = [known_later(context.game)]  # read at the newest version: nothing to read
+        await vote_in_own_session(table, 2, 3)
+        seen.append(known_later(context.game))  # a writer of this process moved it on
+        # A version only another process reached (read from the database, never cached
+        # here) is as new as this process can tell: its save goes straight on.
+        context.game.version += 5
+        seen.append(known_later(context.game))
+        return seen
+
+    assert table.run_db(check) == [False, True, False]

@@ -38,7 +38,7 @@ from deaddrop.server.station.chat.rate import RATE_WINDOW as RATE_WINDOW
 from deaddrop.server.station.chat.rate import RateLimited as RateLimited
 from deaddrop.server.station.game.access import GameContext, read_again
 from deaddrop.server.station.game.refusals import explain
-from deaddrop.server.station.game.store import STATION, load_state, newest_known, write_to
+from deaddrop.server.station.game.store import STATION, known_later, load_state, write_to
 from deaddrop.server.station.live.stream import MESSAGE_EVENT, listener_of, stream_of
 from deaddrop.server.station.tabs.positions import advance, position
 
@@ -95,7 +95,7 @@ async def do_post(
         for attempt in range(ATTEMPTS):
             if attempt and context.seat_row is not None:
                 await db.refresh(context.seat_row)  # the rollback expired it
-            if attempt or (not newest_known(game) and not await read_again(db, context)):
+            if attempt or (known_later(game) and not await read_again(db, context)):
                 await db.refresh(game)  # after a rollback (it expired the game), or as a fallback
             try:
                 return await _post_once(db, context, channel, text, now)

@@ -25,10 +25,10 @@ __all__ = [
     "CACHE_SIZE",
     "STATION",
     "CorruptLog",
+    "known_later",
     "load_state",
     "load_states",
     "names_state",
-    "newest_known",
     "remember",
     "write_to",
 ]
@@ -84,10 +84,13 @@ async def names_state(db: AsyncSession, game: StationGame) -> State:
     return cached[1] if cached is not None else await load_state(db, game)
 
 
-def newest_known(game: StationGame) -> bool:
-    """Whether `game` is at the version this process last committed or read for it."""
+def known_later(game: StationGame) -> bool:
+    """Whether this process has reached a later version of `game` than the one it was read at
+    (a writer of this process committed one since, or a page read one): the game must be read
+    again. A version only another process reached is not known here: its write is found out at
+    commit (the row's version check), as it always was."""
     cached = _STATES.get(game.public_id)
-    return cached is not None and cached[0] == game.version
+    return cached is not None and cached[0] > game.version
 
 
 def remember(public_id: str, version: int, state: State) -> None:

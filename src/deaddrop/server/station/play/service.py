@@ -26,7 +26,7 @@ from deaddrop.server.station.game.models import (
     StationAction,
     StationGame,
 )
-from deaddrop.server.station.game.store import STATION, load_state, newest_known, write_to
+from deaddrop.server.station.game.store import STATION, known_later, load_state, write_to
 from deaddrop.server.station.game.writes import (
     announce,
     follow_engine,
@@ -87,7 +87,7 @@ async def do_act(
         # letting go: a game read at an older one is read again now, rather than failing the
         # version check at commit. (`lock.locked()` before acquiring would not tell: a lock
         # just let go still hands itself to the writers already queued on it.)
-        if not newest_known(game) and not await read_again(db, context):
+        if known_later(game) and not await read_again(db, context):
             await reload_context(db, context)
         for attempt in range(ATTEMPTS):
             if not _still_holds_seat(context):
