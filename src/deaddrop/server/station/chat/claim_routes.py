@@ -41,7 +41,7 @@ from deaddrop.server.station.game.http import (
     handle_form,
     version_of,
 )
-from deaddrop.server.station.game.store import load_state
+from deaddrop.server.station.game.store import load_state, names_state
 from deaddrop.server.station.game.writes import table_epoch
 from deaddrop.server.station.play.routes import Posted
 from deaddrop.server.station.play.service import do_act
@@ -71,7 +71,7 @@ async def whisper_claim(
 
     async def work(fields: dict[str, str]) -> Done:
         text = compose_claim(fields)
-        recipient = Posted(await load_state(db, context.game), seat, fields).seat_of("recipient")
+        recipient = Posted(await names_state(db, context.game), seat, fields).seat_of("recipient")
         action = SendWhisper(seat, recipient, text)
         acted = await do_act(db, context, action, clock=clock, expected_version=version_of(fields))
         return Done("Whisper sent.", {"version": table_epoch(acted.state)})
