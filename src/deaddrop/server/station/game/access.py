@@ -58,10 +58,11 @@ async def _game_by(
 
 _GAME_COLUMNS = columns_of(StationGame)
 _GAMES, _SEATS = StationGame.__table__, StationSeat.__table__
-_MEMBER = (
-    select(*_GAME_COLUMNS, *columns_of(StationSeat))
-    .select_from(_GAMES.join(_SEATS, _SEATS.c.game_id == _GAMES.c.id))
-    .where(_GAMES.c.public_id == bindparam("game"), _SEATS.c.user_id == bindparam("user"))
+_GAME_WITH_SEAT = select(*_GAME_COLUMNS, *columns_of(StationSeat)).select_from(
+    _GAMES.join(_SEATS, _SEATS.c.game_id == _GAMES.c.id)
+)
+_MEMBER = _GAME_WITH_SEAT.where(
+    _GAMES.c.public_id == bindparam("game"), _SEATS.c.user_id == bindparam("user")
 )
 """A game by public id with one person's seat in it, their columns; built once, not per
 request."""
@@ -97,11 +98,7 @@ async def access_game_for_member(db: AsyncSession, game_id: str, user: User) -> 
     return GameContext(game, user, loaded(db, StationSeat, row[split:]))
 
 
-_AGAIN = (
-    select(*_GAME_COLUMNS, *columns_of(StationSeat))
-    .select_from(_GAMES.join(_SEATS, _SEATS.c.game_id == _GAMES.c.id))
-    .where(_GAMES.c.id == bindparam("game"), _SEATS.c.id == bindparam("seat"))
-)
+_AGAIN = _GAME_WITH_SEAT.where(_GAMES.c.id == bindparam("game"), _SEATS.c.id == bindparam("seat"))
 _GAME_AGAIN = select(*_GAME_COLUMNS).where(_GAMES.c.id == bindparam("game"))
 
 
