@@ -1,7 +1,7 @@
 """SQLite saves sharing one commit (server/db/shared_commits.py): the units waiting together go
 in one transaction, each in a savepoint; one that fails is rolled back alone; a commit that
 fails fails them all and stores nothing; another process's write lock is waited for on the
-thread; a connection with a write of its own under way does not join."""
+thread; a connection with a write of its own under way does not join; an idle thread ends."""
 
 from __future__ import annotations
 
@@ -15,6 +15,7 @@ from sqlalchemy import text
 from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
+from deaddrop.server.db import shared_commits as shared_commits_module
 from deaddrop.server.db.engine import create_engine
 from deaddrop.server.db.shared_commits import SharedCommits, shared_commits, sharing
 from deaddrop.server.overload import is_saturated
@@ -234,3 +235,18 @@ async def test_an_engine_disposed_of_closes_its_shared_commits(engine: AsyncEngi
     with pytest.raises(RuntimeError):
         await shared.run(_note(2))
     assert shared_commits(_database(engine), 5.0) is not shared  # a new one, when used again
+
+
+async def test_an_idle_thread_ends_and_the_next_commit_starts_another(
+    engine: AsyncEngine, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(shared_commits_module, "IDLE_SECONDS", 0.05)
+    shared = shared_commits(_database(engine), 5.0)
+    assert await shared.run(_note(1)) == 1
+    first = shared._thread
+    assert first is not None
+    await asyncio.to_thread(first.join, 5.0)
+    assert not first.is_alive() and shared._thread is None  # ended, its connection closed
+    assert await shared.run(_note(2)) == 2  # a new thread, a new connection
+    assert shared._thread is not None and shared._thread is not first
+    assert await _notes(engine) == [1, 2]
