@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any
 
@@ -53,3 +54,34 @@ class UTCDateTime(TypeDecorator[datetime]):
         if value.tzinfo is None:
             return value.replace(tzinfo=UTC)
         return value.astimezone(UTC)
+
+    def result_processor(
+        self, dialect: Dialect, coltype: Any
+    ) -> Callable[[Any], datetime | None] | None:
+        """On SQLite, its stored text read straight into an aware UTC time (`utc_from_text`);
+        elsewhere SQLAlchemy's reading and then `process_result_value`."""
+        generic = super().result_processor(dialect, coltype)
+        if dialect.name != "sqlite" or generic is None:
+            return generic
+        return utc_from_text(generic)
+
+
+def utc_from_text(generic: Callable[[Any], datetime | None]) -> Callable[[Any], datetime | None]:
+    """A reader of SQLite's stored time text ("2026-12-07 02:50:41.300453", always UTC) as an
+    aware UTC time in one parse: SQLAlchemy's parse then `replace(tzinfo=UTC)` cost ten times
+    as much (the `replace` alone 3% of a vote's instructions). Any other text, or a value not
+    text, goes to `generic`, SQLAlchemy's way, which reads it as before."""
+    parse = datetime.fromisoformat
+
+    def read(value: Any) -> datetime | None:
+        if value is None:
+            return None
+        try:
+            # A zero offset parses to `UTC` itself. A text with an offset of its own or a
+            # value not text fails here, a date alone parses naive: read the generic way.
+            found = parse(value + "+00:00")
+        except (TypeError, ValueError):
+            return generic(value)
+        return found if found.tzinfo is UTC else generic(value)
+
+    return read
