@@ -1,6 +1,7 @@
-"""Aware UTC times read back from SQLite (db/base.py `UTCDateTime`): the stored text is read in
-one parse into the same aware UTC time SQLAlchemy's reading and `replace(tzinfo=UTC)` gave,
-and any text that parse does not take is read SQLAlchemy's way, as before."""
+"""Aware UTC times on SQLite (db/base.py `UTCDateTime`): written as the same text SQLAlchemy
+wrote, in one formatting; read in one parse into the same aware UTC time SQLAlchemy's reading
+and `replace(tzinfo=UTC)` gave; any value or text the quick way does not take goes
+SQLAlchemy's way, as before (a naive time is still refused)."""
 
 from __future__ import annotations
 
@@ -30,6 +31,38 @@ def _readers(dialect: Any = _SQLITE) -> tuple[Reader, Reader]:
     generic = TypeDecorator.result_processor(typed, dialect, None)
     assert fast is not None and generic is not None
     return fast, generic
+
+
+def _writers() -> tuple[Reader, Reader]:
+    """The writer SQLite gets now, and SQLAlchemy's generic one."""
+    typed = cast(UTCDateTime, UTCDateTime().dialect_impl(_SQLITE))
+    fast = typed.bind_processor(_SQLITE)
+    generic = TypeDecorator.bind_processor(typed, _SQLITE)
+    assert fast is not None and generic is not None
+    return fast, generic
+
+
+@pytest.mark.parametrize(
+    "moment",
+    [
+        datetime(2026, 12, 7, 2, 50, 41, 300453, tzinfo=UTC),
+        datetime(2026, 12, 7, 2, 50, 41, tzinfo=UTC),  # no microseconds
+        datetime(2026, 12, 7, 4, 50, 41, 7, tzinfo=timezone(timedelta(hours=2))),
+        datetime(2026, 1, 1, 0, 30, tzinfo=timezone(timedelta(hours=-5, minutes=-30))),
+        datetime(1, 1, 1, 12, tzinfo=UTC),  # a year of one digit
+        datetime(9999, 12, 31, 23, 59, 59, 999999, tzinfo=UTC),
+    ],
+)
+def test_an_aware_time_is_written_as_the_generic_way_writes_it(moment: datetime) -> None:
+    fast, generic = _writers()
+    assert fast(moment) == generic(moment)
+
+
+def test_a_naive_time_is_still_refused_and_none_stays_none() -> None:
+    fast, _ = _writers()
+    with pytest.raises(ValueError, match="naive datetime"):
+        fast(datetime(2026, 12, 7, 2, 50))
+    assert fast(None) is None
 
 
 @pytest.mark.parametrize(

@@ -55,6 +55,14 @@ class UTCDateTime(TypeDecorator[datetime]):
             return value.replace(tzinfo=UTC)
         return value.astimezone(UTC)
 
+    def bind_processor(self, dialect: Dialect) -> Callable[[Any], Any] | None:
+        """On SQLite, an aware time written straight as its UTC text (`utc_to_text`);
+        elsewhere `process_bind_param` and then SQLAlchemy's writing."""
+        generic = super().bind_processor(dialect)
+        if dialect.name != "sqlite" or generic is None:
+            return generic
+        return utc_to_text(generic)
+
     def result_processor(
         self, dialect: Dialect, coltype: Any
     ) -> Callable[[Any], datetime | None] | None:
@@ -64,6 +72,22 @@ class UTCDateTime(TypeDecorator[datetime]):
         if dialect.name != "sqlite" or generic is None:
             return generic
         return utc_from_text(generic)
+
+
+def utc_to_text(generic: Callable[[Any], Any]) -> Callable[[Any], Any]:
+    """A writer of an aware time as the text SQLAlchemy stores on SQLite for its UTC moment
+    ("2026-12-07 02:50:41.300453"), in one formatting: SQLAlchemy's, a mapping of seven fields
+    formatted with `%` after `process_bind_param`, cost a vote 2.6% of its instructions. None,
+    a naive time (refused there) or anything else goes to `generic`, as before."""
+
+    def write(value: Any) -> Any:
+        if type(value) is not datetime or value.tzinfo is None:
+            return generic(value)
+        # Four digits of year always, six of microseconds forced: the first 26 characters,
+        # before the "+00:00" of the UTC moment.
+        return value.astimezone(UTC).isoformat(" ", "microseconds")[:26]
+
+    return write
 
 
 def utc_from_text(generic: Callable[[Any], datetime | None]) -> Callable[[Any], datetime | None]:
