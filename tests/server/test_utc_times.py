@@ -58,6 +58,20 @@ def test_an_aware_time_is_written_as_the_generic_way_writes_it(moment: datetime)
     assert fast(moment) == generic(moment)
 
 
+def test_times_of_one_second_and_of_the_next_are_each_written_whole() -> None:
+    fast, generic = _writers()
+    base = datetime(2026, 12, 7, 2, 50, 41, tzinfo=UTC)
+    moments = [
+        base,
+        base + timedelta(microseconds=1),  # the same second: its kept text, new microseconds
+        base + timedelta(microseconds=999_999),
+        base + timedelta(seconds=1),  # the next second
+        base.astimezone(timezone(timedelta(hours=3))) + timedelta(microseconds=5),  # back again
+        base + timedelta(days=1),  # the same time of day, another day
+    ]
+    assert [fast(moment) for moment in moments] == [generic(moment) for moment in moments]
+
+
 def test_a_naive_time_is_still_refused_and_none_stays_none() -> None:
     fast, _ = _writers()
     with pytest.raises(ValueError, match="naive datetime"):
