@@ -1,12 +1,14 @@
 """SQLite saves sharing one commit (server/db/shared_commits.py): the units waiting together go
 in one transaction, each in a savepoint; one that fails is rolled back alone; a commit that
 fails fails them all and stores nothing; another process's write lock is waited for on the
-thread; a connection with a write of its own under way does not join; an idle thread ends."""
+thread; a connection with a write of its own under way does not join; an idle thread ends; closing waits for what the thread was given."""
 
 from __future__ import annotations
 
 import asyncio
 import sqlite3
+import threading
+import time
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 
@@ -250,3 +252,21 @@ async def test_an_idle_thread_ends_and_the_next_commit_starts_another(
     assert await shared.run(_note(2)) == 2  # a new thread, a new connection
     assert shared._thread is not None and shared._thread is not first
     assert await _notes(engine) == [1, 2]
+
+
+async def test_closing_waits_for_the_commit_the_thread_was_given(engine: AsyncEngine) -> None:
+    shared = shared_commits(_database(engine), 5.0)
+    started = threading.Event()
+
+    def slow_note(connection: sqlite3.Connection) -> int:
+        started.set()
+        time.sleep(0.2)  # still committing when the close comes
+        return _note(7)(connection)
+
+    saving = asyncio.ensure_future(shared.run(slow_note))
+    await asyncio.to_thread(started.wait, 5.0)
+    thread = shared._thread
+    shared.close()
+    assert thread is not None and not thread.is_alive()  # done with it, its connection closed
+    assert await saving == 1  # answered, and stored
+    assert await _notes(engine) == [7]

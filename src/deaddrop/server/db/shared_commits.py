@@ -57,6 +57,8 @@ Outcome = tuple[bool, Any]
 _Batch = tuple[list[Unit], asyncio.Future[list[Outcome]]]
 _CLOSE = None
 """Put on the queue: the thread closes the connection and ends."""
+CLOSE_WAIT_SECONDS = 5.0
+"""How long `close` waits for the thread to finish the commits it was given."""
 IDLE_SECONDS = 60.0
 """The thread ends (its connection closed) after this long with nothing to commit; the next
 commit starts another."""
@@ -180,9 +182,14 @@ class SharedCommits:
         return self._connection
 
     def close(self) -> None:
-        """Close the connection once the thread is done with what it was given."""
+        """Close the connection once the thread is done with what it was given, waiting for
+        that a while (its thread is a daemon: one still committing at the interpreter's exit
+        would be cut short, its commit answered to no one and rolled back by SQLite)."""
         self._closed = True
         self._batches.put(_CLOSE)  # a thread ended or never started has no connection open
+        thread = self._thread
+        if thread is not None and thread is not threading.current_thread():
+            thread.join(CLOSE_WAIT_SECONDS)
 
     def _disconnect(self) -> None:
         if self._connection is not None:
