@@ -1,7 +1,8 @@
 """SQLite saves sharing one commit (server/db/shared_commits.py): the units waiting together go
 in one transaction, each in a savepoint; one that fails is rolled back alone; a commit that
 fails fails them all and stores nothing; another process's write lock is waited for on the
-thread; a connection with a write of its own under way does not join; an idle thread ends; closing waits for what the thread was given."""
+thread; a connection with a write of its own under way does not join; an idle thread ends;
+closing waits for what the thread was given."""
 
 from __future__ import annotations
 
