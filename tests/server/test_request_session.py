@@ -8,16 +8,24 @@ import asyncio
 from collections import Counter
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Any
+from typing import Any, cast
 
+import pytest
 from litestar import Litestar
 from litestar.testing import TestClient
+from litestar.types import Scope
 from sqlalchemy import event, select
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from deaddrop.server.accounts.models import User
 from deaddrop.server.db.driver import holds_connection
-from deaddrop.server.db.request_session import close_session
+from deaddrop.server.db.engine import create_sessionmaker
+from deaddrop.server.db.request_session import (
+    KEPT_SESSIONS,
+    close_request_session,
+    close_session,
+    request_session,
+)
 from tests.server.station.tabs_fixtures import (  # noqa: F401 (fixtures)
     Table,
     six_players,
@@ -148,3 +156,83 @@ def test_a_closed_session_gives_back_its_connection_or_lets_go_without_one(
 
     server.blocking_portal.call(close_both)
     assert pool.checkedout() == 0
+
+
+def _scope(app: Litestar) -> Scope:
+    """A request's scope, as far as its database session needs one."""
+    return cast(Scope, {"type": "http", "litestar_app": app})
+
+
+def test_a_closed_request_session_serves_the_next_request_afresh(
+    server: TestClient[Litestar], alice: Visitor
+) -> None:
+    sessionmaker = server.app.state.sessionmaker
+
+    async def two_requests() -> None:
+        first = _scope(server.app)
+        db = request_session(first, sessionmaker)
+        account = await db.scalar(select(User).where(User.username == "alice"))
+        assert account is not None
+        db.info["left by the first request"] = True
+        db.add(User(username="never_stored", display_name="x", password_hash="x"))
+        await close_request_session(first)
+        second = _scope(server.app)
+        again = request_session(second, sessionmaker)
+        assert again is db  # kept, not made anew
+        # Nothing of the first request is left in it: no object, no change, no info of its own.
+        assert account not in again and not again.new and not holds_connection(again)
+        assert "left by the first request" not in again.info
+        assert again.info == sessionmaker.kw["info"]
+        found = await again.scalar(select(User.username).where(User.id == account.id))
+        assert found == "alice"
+        await close_request_session(second)
+
+    server.blocking_portal.call(two_requests)
+
+
+def test_a_session_that_failed_to_close_is_not_kept(
+    server: TestClient[Litestar], alice: Visitor, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    sessionmaker = server.app.state.sessionmaker
+
+    async def failing_close() -> None:
+        scope = _scope(server.app)
+        db = request_session(scope, sessionmaker)
+
+        def broken() -> None:
+            raise RuntimeError("the close failed")
+
+        monkeypatch.setattr(db.sync_session, "close", broken)
+        with pytest.raises(RuntimeError):
+            await close_request_session(scope)
+        monkeypatch.undo()
+        later = _scope(server.app)
+        assert request_session(later, sessionmaker) is not db
+        await close_request_session(later)
+
+    server.blocking_portal.call(failing_close)
+
+
+def test_sessions_are_kept_per_sessionmaker_and_only_so_many(
+    server: TestClient[Litestar], alice: Visitor
+) -> None:
+    sessionmaker = server.app.state.sessionmaker
+    other = create_sessionmaker(server.app.state.engine, {"other": True})
+
+    async def many() -> None:
+        scopes = [_scope(server.app) for _ in range(KEPT_SESSIONS + 5)]
+        opened = [request_session(scope, sessionmaker) for scope in scopes]
+        assert len({id(db) for db in opened}) == len(opened)  # none shared at once
+        for scope in scopes:
+            await close_request_session(scope)
+        elsewhere = _scope(server.app)
+        theirs = request_session(elsewhere, other)
+        assert theirs not in opened and theirs.info == {"other": True}
+        await close_request_session(elsewhere)
+        again = [_scope(server.app) for _ in range(KEPT_SESSIONS + 5)]
+        reused = {id(request_session(scope, sessionmaker)) for scope in again}
+        assert len(reused & {id(db) for db in opened}) == KEPT_SESSIONS
+        for scope in again:
+            await close_request_session(scope)
+
+    server.blocking_portal.call(many)
