@@ -16,6 +16,7 @@ from sqlalchemy.ext.asyncio import (
 
 from deaddrop.server.db.idle_ping import ping_when_idle
 from deaddrop.server.db.inline_reads import SqliteFile, close_inline_readers, register_file
+from deaddrop.server.db.json_text import json_text
 from deaddrop.server.db.lone_statements import close_lone_statements, register_engine
 from deaddrop.server.db.shared_commits import close_shared_commits
 from deaddrop.server.db.sqlite_connection import (
@@ -46,7 +47,9 @@ def create_engine(settings: Settings) -> AsyncEngine:
         # An in-memory database has one static connection: no pool, so no pool timeout.
         pooled = url.database not in (None, "", ":memory:")
         pool = _pool(settings) if pooled else {}
-        engine = create_async_engine(url, connect_args=connect_args, **pool)
+        engine = create_async_engine(
+            url, connect_args=connect_args, json_serializer=json_text, **pool
+        )
         event.listen(engine.sync_engine, "do_connect", _gated_connect(settings.shared_commits))
         event.listen(engine.sync_engine, "connect", _configure_sqlite)
         # The file as the connections name it (SQLAlchemy makes the URL's path absolute).
@@ -58,7 +61,9 @@ def create_engine(settings: Settings) -> AsyncEngine:
         return engine
     if settings.database_schema:
         connect_args["server_settings"] = {"search_path": settings.database_schema}
-    engine = create_async_engine(url, connect_args=connect_args, **_pool(settings))
+    engine = create_async_engine(
+        url, connect_args=connect_args, json_serializer=json_text, **_pool(settings)
+    )
     ping_when_idle(engine)  # not `pool_pre_ping`: a round trip per request (idle_ping.py)
     if settings.lone_statements:  # statements standing alone off the pool (lone_statements.py)
         register_engine(engine)
