@@ -53,6 +53,10 @@ def check_figures(data: dict[str, Any]) -> None:
         # Every post is stored: the servers' flood limit is lifted for the bench.
         assert set(runs[0]["outcomes"]) == {"200"}, (kind, runs[0]["outcomes"])
         assert 0 <= runs[0]["p50_ms"] <= runs[0]["p99_ms"]
+    # Every run but the bare hello's own is paired with a bare hello run right after it.
+    paired = results["paired_hello"]
+    assert set(paired) == kinds - {"hello"}
+    assert all(len(rates) == 1 and rates[0] > 0 for rates in paired.values())
     for target in ("deaddrop", "bare"):
         (run,) = results["open_loop"][target]
         assert run["rate"] == 5 and run["sent"] == 5

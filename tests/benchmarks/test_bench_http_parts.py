@@ -13,7 +13,7 @@ from deaddrop.benchmarks.http.live import LiveStep, Sent, _figures, _schedule
 from deaddrop.benchmarks.http.open_loop import OpenLoop
 from deaddrop.benchmarks.http.plan import Plan, Results
 from deaddrop.benchmarks.http.pouch_wave import Wave
-from deaddrop.benchmarks.http.report import print_tables
+from deaddrop.benchmarks.http.report import hello_shares, print_tables
 from deaddrop.benchmarks.http.requests import mix_schedule
 from deaddrop.benchmarks.http.saturate import Saturation
 from deaddrop.benchmarks.http.sse import Reader
@@ -123,6 +123,31 @@ def test_the_tables_show_every_phase() -> None:
     expected_texts = ("Floor GET", "1.0%", "20.0 / 80.0", "3/2000", "17.6", "not its figures")
     # Dead Drop's saves beside the plain durable save: a vote at a quarter of its rate.
     for expected in (*expected_texts, "durable save (SQLite)", "rate: vote POST 25.0%"):
+        assert expected in text, expected
+
+
+def _runs(kind: str, *rates: float) -> list[Saturation]:
+    return [Saturation(kind, 1.0, int(rate), {"200": int(rate)}) for rate in rates]
+
+
+def test_a_share_of_the_bare_hello_is_taken_from_each_run_and_its_pair() -> None:
+    results = Results(cpus=2)
+    # The machine sped up twofold between the runs: each run's share of its pair holds.
+    results.saturation = {
+        "hello": _runs("hello", 1000, 1000, 1000),
+        "vote": _runs("vote", 100, 200, 150),
+        "save": _runs("save", 400, 800, 600),
+        "floor": _runs("floor", 300),
+    }
+    results.paired_hello = {"vote": [1000, 2000, 1500], "save": [1000, 2000, 1500]}
+    shares = hello_shares(results)
+    assert shares["vote"] == pytest.approx(0.1) and shares["save"] == pytest.approx(0.4)
+    assert shares["floor"] == pytest.approx(0.3)  # no pairs: over the hello runs' median
+    assert shares["hello"] == 1.0
+    console = Console(record=True, width=200)
+    print_tables(Plan(), results, console)
+    text = console.export_text()
+    for expected in ("10.0%", "right after it", "1,000-2,000 req/s", "rate: vote POST 25.0%"):
         assert expected in text, expected
 
 

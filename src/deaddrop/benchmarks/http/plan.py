@@ -64,6 +64,8 @@ class Results:
     cpus: int = 0
     saturation: dict[str, list[Saturation]] = field(default_factory=dict)
     """By kind: floor, cable, vote, post (Dead Drop), hello, page (bare); one per repeat."""
+    paired_hello: dict[str, list[float]] = field(default_factory=dict)
+    """By kind but the hello: the rate of the bare hello run right after each of its runs."""
     open_loop: dict[str, list[OpenLoop]] = field(default_factory=dict)
     """`deaddrop` (the issue's mix) and `bare` (the JSON hello): every rate, every repeat."""
     live: dict[str, list[LiveStep]] = field(default_factory=dict)

@@ -79,16 +79,15 @@ def _saturation_table(results: Results) -> Table:
     for column in ("request", *columns, "replies"):
         table.add_column(column, justify="left" if column == "request" else "right")
     runs = results.saturation
-    bare = median([run.rate for run in runs.get("hello", [])])
+    shares = hello_shares(results)
     for kind, label in LABELS.items():
         if kind not in runs:
             continue
-        rate = median([run.rate for run in runs[kind]])
-        share = f"{100 * rate / bare:.1f}%" if bare else "-"
+        share = shares.get(kind)
         table.add_row(
             label,
-            f"{rate:,.1f}",
-            share,
+            f"{median([run.rate for run in runs[kind]]):,.1f}",
+            "-" if share is None else f"{100 * share:.1f}%",
             f"{median([r.p50_ms for r in runs[kind]]):,.1f}",
             f"{median([r.p99_ms for r in runs[kind]]):,.1f}",
             f"{median([r.server_cpu_percent for r in runs[kind]]):.0f} / "
@@ -96,21 +95,52 @@ def _saturation_table(results: Results) -> Table:
             f"{median([_client_cost(r) for r in runs[kind]]):,.0f}",
             _outcomes(run.outcomes for run in runs[kind]),
         )
-    table.caption = _beside_the_bare_save(runs)
+    captions = [_pairs_line(results), _beside_the_bare_save(shares)]
+    table.caption = "\n".join(line for line in captions if line) or None
     return table
 
 
-def _beside_the_bare_save(runs: dict[str, list[Saturation]]) -> str | None:
+def hello_shares(results: Results) -> dict[str, float]:
+    """Each kind's rate as a share of the bare hello's: the median of its runs' shares of the
+    hello run right after each (its pair); for a kind without pairs, its median rate over the
+    hello runs' median."""
+    runs = results.saturation
+    hello = median([run.rate for run in runs.get("hello", [])])
+    shares = {"hello": 1.0} if hello else {}
+    for kind, measured in runs.items():
+        pairs = results.paired_hello.get(kind, [])
+        if kind == "hello":
+            continue
+        if len(pairs) == len(measured) and all(pairs):
+            each = zip(measured, pairs, strict=True)
+            shares[kind] = median([run.rate / pair for run, pair in each])
+        elif hello:
+            shares[kind] = median([run.rate for run in measured]) / hello
+    return shares
+
+
+def _pairs_line(results: Results) -> str | None:
+    """How the shares were taken, with how far the bare hello's rate moved over the run."""
+    rates = [run.rate for run in results.saturation.get("hello", [])]
+    rates += [rate for pairs in results.paired_hello.values() for rate in pairs]
+    if not results.paired_hello or not rates:
+        return None
+    return (
+        "% of bare hello: each run's rate over that of a bare hello run right after it, the "
+        f"median of the pairs (the bare hello ran at {min(rates):,.0f}-{max(rates):,.0f} req/s "
+        "over this run)"
+    )
+
+
+def _beside_the_bare_save(shares: dict[str, float]) -> str | None:
     """Dead Drop's saves as a share of the bare durable save's rate (the least a vote does)."""
-    plain = median([run.rate for run in runs.get("save", [])])
+    plain = shares.get("save")
     if not plain:
         return None
-    shares = [
-        f"{LABELS[kind]} {100 * median([run.rate for run in runs[kind]]) / plain:.1f}%"
-        for kind in WRITES
-        if kind in runs
+    found = [
+        f"{LABELS[kind]} {100 * shares[kind] / plain:.1f}%" for kind in WRITES if kind in shares
     ]
-    return "Of the bare durable save's rate: " + ", ".join(shares) if shares else None
+    return "Of the bare durable save's rate: " + ", ".join(found) if found else None
 
 
 def _client_cost(run: Saturation) -> float:

@@ -1,4 +1,11 @@
-"""A whole run: seed, then measure Dead Drop and the bare app in turn, then the Pouch wave."""
+"""A whole run: seed, then measure Dead Drop and the bare app in turn, then the Pouch wave.
+
+The bare app serves from the start (idle while Dead Drop is measured, on the same core): every
+saturation run but the bare hello's own is followed at once by a bare hello run, its pair.
+This machine's speed drifts by half from one minute to the next, so a share of the bare hello
+taken between runs minutes apart said more of the drift than of the server; a run's share of
+its pair's rate is taken under the same conditions.
+"""
 
 from __future__ import annotations
 
@@ -6,7 +13,7 @@ import asyncio
 import contextlib
 import os
 import resource
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import replace
 from time import monotonic
 
@@ -30,7 +37,7 @@ from deaddrop.benchmarks.http.requests import (
     RequestMaker,
     mix_schedule,
 )
-from deaddrop.benchmarks.http.saturate import saturate
+from deaddrop.benchmarks.http.saturate import Saturation, saturate
 from deaddrop.benchmarks.http.seed import seed_world
 from deaddrop.benchmarks.http.servers import (
     Server,
@@ -53,8 +60,9 @@ def run_bench(plan: Plan, say: Say = print) -> Results:
     results = Results(load_before=os.getloadavg()[0], cpus=os.cpu_count() or 1)
     if set(plan.phases) & {"saturate", "open", "live"}:
         settings, world = _seed(plan, results, say)
-        _measure_deaddrop(plan, settings, world, results, say)
-        _measure_bare(plan, world, results, say)
+        with _bare_server(plan, say) as bare:
+            _measure_deaddrop(plan, settings, world, results, say, bare)
+            _measure_bare(plan, world, results, say, bare)
     if "wave" in plan.phases:
         _waves(plan, results, say)
     results.load_after = os.getloadavg()[0]
@@ -83,7 +91,7 @@ def _where(plan: Plan) -> str:
 
 
 def _measure_deaddrop(
-    plan: Plan, settings: Settings, world: World, results: Results, say: Say
+    plan: Plan, settings: Settings, world: World, results: Results, say: Say, bare: Server
 ) -> None:
     env = server_env(settings, plan.var_dir, plan.redis_url)
     with contextlib.ExitStack() as stack:
@@ -96,7 +104,7 @@ def _measure_deaddrop(
         addresses = [server.address for server in servers]
         maker = RequestMaker(addresses, world)
         if "saturate" in plan.phases:
-            _saturation(plan, servers, maker, DEADDROP_KINDS, results, say)
+            _saturation(plan, servers, maker, DEADDROP_KINDS, results, say, bare)
         if "open" in plan.phases:
             _open_loop(plan, servers, maker, "deaddrop", mix_schedule(10_000), results, say)
         if "live" in plan.phases:
@@ -110,20 +118,26 @@ def _core_of(plan: Plan, number: int) -> int | None:
     return (plan.server_core + number) % (os.cpu_count() or 1)
 
 
-def _measure_bare(plan: Plan, world: World, results: Results, say: Say) -> None:
+@contextlib.contextmanager
+def _bare_server(plan: Plan, say: Say) -> Iterator[Server]:
+    """The bare app, serving on the server core until the run is done with it."""
     log = plan.var_dir / "bare.log"
     saves = plan.var_dir / "bare_save.sqlite3"
     remove_database(saves)
-    command = bare_command(plan.server_core, saves)
-    with running(command, os.environ, log, "/hello") as server:
+    with running(bare_command(plan.server_core, saves), os.environ, log, "/hello") as server:
         say(f"Bare Litestar at {server.address.base_url} (log: {log})")
-        maker = RequestMaker([server.address])
-        if "saturate" in plan.phases:
-            _saturation(plan, [server], maker, BARE_KINDS, results, say)
-        if "open" in plan.phases:
-            _open_loop(plan, [server], maker, "bare", ["hello"], results, say)
-        if "live" in plan.phases:
-            _live(plan, BareSite([server.address], world), [server], "bare", results, say)
+        yield server
+
+
+def _measure_bare(plan: Plan, world: World, results: Results, say: Say, server: Server) -> None:
+    say("Bare Litestar:")
+    maker = RequestMaker([server.address])
+    if "saturate" in plan.phases:
+        _saturation(plan, [server], maker, BARE_KINDS, results, say, server)
+    if "open" in plan.phases:
+        _open_loop(plan, [server], maker, "bare", ["hello"], results, say)
+    if "live" in plan.phases:
+        _live(plan, BareSite([server.address], world), [server], "bare", results, say)
 
 
 def _saturation(
@@ -133,24 +147,36 @@ def _saturation(
     kinds: tuple[str, ...],
     results: Results,
     say: Say,
+    bare: Server,
 ) -> None:
+    """Each kind's runs, each but the bare hello's own followed by its pair on `bare`."""
+    hello = RequestMaker([bare.address])
     for kind in kinds:
         for _ in range(plan.repeats):
-            run = run_measured(
-                saturate(
-                    maker,
-                    kind,
-                    connections=plan.connections,
-                    seconds=plan.seconds,
-                    warmup=plan.warmup,
-                    server_cpu=lambda: sum(server.cpu_seconds() for server in servers),
-                )
-            )
+            run = _saturated(plan, servers, maker, kind)
             results.saturation.setdefault(kind, []).append(run)
             say(
                 f"  saturated {kind}: {run.rate:,.1f} req/s {run.outcomes}, CPU: server "
                 f"{run.server_cpu_percent:.0f}%, client {run.client_cpu_percent:.0f}%"
             )
+            if kind != "hello":
+                pair = _saturated(plan, [bare], hello, "hello")
+                results.paired_hello.setdefault(kind, []).append(pair.rate)
+                say(f"    bare hello right after: {pair.rate:,.1f} req/s")
+
+
+def _saturated(plan: Plan, servers: list[Server], maker: RequestMaker, kind: str) -> Saturation:
+    """One saturation run of `kind`."""
+    return run_measured(
+        saturate(
+            maker,
+            kind,
+            connections=plan.connections,
+            seconds=plan.seconds,
+            warmup=plan.warmup,
+            server_cpu=lambda: sum(server.cpu_seconds() for server in servers),
+        )
+    )
 
 
 def _open_loop(
