@@ -108,9 +108,9 @@ def hello_shares(results: Results) -> dict[str, float]:
     hello = median([run.rate for run in runs.get("hello", [])])
     shares = {"hello": 1.0} if hello else {}
     for kind, measured in runs.items():
-        pairs = results.paired_hello.get(kind, [])
         if kind == "hello":
             continue
+        pairs = results.paired_hello.get(kind, [])
         if len(pairs) == len(measured) and all(pairs):
             each = zip(measured, pairs, strict=True)
             shares[kind] = median([run.rate / pair for run, pair in each])

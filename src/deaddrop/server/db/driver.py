@@ -74,22 +74,11 @@ class Prepared:
             return None
         if plan.simple:
             return given
-        if plan.owns:
-            return self._with_own_values(values)
         bound = list(given)
+        for index, own in plan.owns:  # in order: each lands at its own position
+            bound.insert(index, own)
         for index, process in plan.processes:
             bound[index] = process(bound[index])
-        return tuple(bound)
-
-    def _with_own_values(self, values: Mapping[str, Any]) -> tuple[Any, ...]:
-        """`parameters` of a statement binding values of its own (every name given)."""
-        bound = []
-        for name, own, process in self.slots:
-            if own is not _GIVEN:
-                bound.append(own)
-            else:
-                value = values[name]
-                bound.append(value if process is None else process(value))
         return tuple(bound)
 
     @functools.cached_property
@@ -105,22 +94,20 @@ class _Plan:
 
     take: Callable[[Mapping[str, Any]], tuple[Any, ...]]
     """The caller's values of the slots it gives, in order (KeyError: one is missing)."""
-    simple: bool
-    """Every slot is given by the caller and bound as it is: `take`'s tuple is the answer."""
-    owns: bool
-    """Some slot binds a value of the statement's own."""
+    owns: tuple[tuple[int, Any], ...]
+    """The statement's own values (bound already), by position."""
     processes: tuple[tuple[int, Callable[[Any], Any]], ...]
-    """The processors of the given values, by position (for a statement with no own values)."""
+    """The processors of the caller's values, by position."""
+    simple: bool
+    """Neither of those: `take`'s tuple is the answer as it is."""
 
     @classmethod
     def of(cls, slots: tuple[Slot, ...]) -> _Plan:
         """The plan of these slots."""
         names = tuple(name for name, own, _process in slots if own is _GIVEN)
-        owns = len(names) != len(slots)
-        processes = tuple(
-            (index, process) for index, (_name, _own, process) in enumerate(slots) if process
-        )
-        return cls(_getter(names), not owns and not processes, owns, processes)
+        owns = tuple((index, own) for index, (_, own, _) in enumerate(slots) if own is not _GIVEN)
+        processes = tuple((index, slot[2]) for index, slot in enumerate(slots) if slot[2])
+        return cls(_getter(names), owns, processes, not owns and not processes)
 
 
 def _getter(names: tuple[str, ...]) -> Callable[[Mapping[str, Any]], tuple[Any, ...]]:
