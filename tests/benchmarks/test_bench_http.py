@@ -46,7 +46,7 @@ def check_figures(data: dict[str, Any]) -> None:
     """Every phase gave figures of the expected shape."""
     results = data["results"]
     saturation = results["saturation"]
-    kinds = {"floor", "cable", "vote", "post", "hello", "page", "save", "shared"}
+    kinds = {"floor", "cable", "vote", "post", "icon", "hello", "page", "save", "shared"}
     assert set(saturation) == kinds
     for kind, runs in saturation.items():
         assert len(runs) == 1 and runs[0]["done"] > 0, kind

@@ -14,12 +14,14 @@ from deaddrop.benchmarks.http.open_loop import OpenLoop
 from deaddrop.benchmarks.http.plan import Plan, Results
 from deaddrop.benchmarks.http.pouch_wave import Wave
 from deaddrop.benchmarks.http.report import hello_shares, print_tables
-from deaddrop.benchmarks.http.requests import mix_schedule
+from deaddrop.benchmarks.http.requests import ICON_PATH, RequestMaker, mix_schedule
 from deaddrop.benchmarks.http.saturate import Saturation
 from deaddrop.benchmarks.http.sse import Reader
 from deaddrop.benchmarks.http.stats import percentile
 from deaddrop.benchmarks.http.wire import Address, read_body, read_head
+from deaddrop.benchmarks.http.world import Player, World
 from deaddrop.cli import main
+from deaddrop.server.favicon import PATH as SERVED_ICON
 
 
 def test_percentile_is_nearest_rank() -> None:
@@ -28,6 +30,16 @@ def test_percentile_is_nearest_rank() -> None:
     assert percentile(values, 0.99) == 99.0
     assert percentile([7.0], 0.99) == 7.0
     assert percentile([], 0.5) == 0.0
+
+
+def test_the_icon_is_asked_for_with_each_players_cookies_in_turn() -> None:
+    players = [Player("g1", seat, f"AGENT{seat}", f"s{seat}", f"c{seat}") for seat in range(2)]
+    maker = RequestMaker([Address("127.0.0.1", 1)], World("sqlite://", "k", {"g1": players}))
+    first, second = (maker.make("icon", number).decode() for number in range(2))
+    assert ICON_PATH == SERVED_ICON  # the route Dead Drop serves, not a 404
+    assert first.startswith(f"GET {ICON_PATH} HTTP/1.1\r\n") and first.endswith("\r\n\r\n")
+    assert f"Cookie: {players[0].cookie_header()}\r\n" in first
+    assert f"Cookie: {players[1].cookie_header()}\r\n" in second
 
 
 def test_the_mix_has_the_issues_proportions() -> None:

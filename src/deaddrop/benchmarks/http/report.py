@@ -22,6 +22,7 @@ LABELS = {
     "cable": "Cable GET",
     "vote": "vote POST",
     "post": "Floor post POST",
+    "icon": "Dead Drop's icon (its layers alone)",
     "hello": "bare: JSON hello",
     "page": "bare: HTML page",
     "save": "bare: durable save (SQLite)",

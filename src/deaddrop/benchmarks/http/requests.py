@@ -11,7 +11,10 @@ from deaddrop.benchmarks.http.wire import Address, get_request, json_post
 from deaddrop.benchmarks.http.world import Player, World
 
 PAGE = "text/html,application/xhtml+xml"
-DEADDROP_KINDS = ("floor", "cable", "vote", "post")
+DEADDROP_KINDS = ("floor", "cable", "vote", "post", "icon")
+ICON_PATH = "/favicon.svg"
+"""Dead Drop's icon: every layer of the app around a handler that does nothing (no session,
+no database), answered from memory: what the layers cost apart from any route's work."""
 BARE_KINDS = ("hello", "page", "save", "shared")
 MIX = {"floor": 6, "cable": 2, "vote": 1, "post": 1}
 """The issue's open-loop mix: 60% Floor GET, 20% Cable GET, 10% vote, 10% Floor post."""
@@ -54,6 +57,8 @@ class RequestMaker:
         if kind == "post":
             text = {"text": f"Load post {number}: the drop is at the bridge."}
             return json_post(self.address, f"/api{game}/chat/floor", text, *self._auth(player))
+        if kind == "icon":  # with the player's cookies, as a browser asks for it
+            return get_request(self.address, ICON_PATH, player.cookie_header())
         raise ValueError(f"no such kind of request: {kind}")
 
     def _bare_save(self, number: int, tail: str) -> bytes:
