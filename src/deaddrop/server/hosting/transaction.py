@@ -24,6 +24,7 @@ from deaddrop.engine.core.events import Event
 from deaddrop.engine.core.protocol import Engine
 from deaddrop.server.db.base import Base
 from deaddrop.server.db.driver import holds_connection, inserting, send_in
+from deaddrop.server.db.pending import has_changes, has_changes_besides
 from deaddrop.server.db.versioned import changes_to_write, write_versioned_row
 from deaddrop.server.hosting import together, writers
 from deaddrop.server.hosting.refusals import Refused, Stale
@@ -162,7 +163,7 @@ class GameWrite(Generic[StateT, ActionT]):
         key). None when this write has more to store, or on another database: the caller
         stores them itself."""
         db = self.db
-        if self._events or self._inserts or db.new or db.deleted or db.dirty:
+        if self._events or self._inserts or has_changes(db):
             return None
         if self.row is not None and changes_to_write(self.row) is not None:
             return None
@@ -189,7 +190,7 @@ class GameWrite(Generic[StateT, ActionT]):
         db, row = self.db, self.row
         if row is None or after is not None:
             return None
-        if db.new or db.deleted or any(other is not row for other in db.dirty):
+        if has_changes_besides(db, row):
             return None  # the ORM's flush at the commit would write them apart from it
         seq = await together.write_row(db, row, self._inserts, self.stream, self._events)
         if seq is not None:
@@ -243,7 +244,7 @@ async def _commit(db: AsyncSession) -> None:
     """Commit `db`'s transaction, unless it holds no connection and has nothing to flush: its
     writes went to a shared commit, already durable (hosting/together.py), and committing an
     ORM transaction of no connection only costs (2% of a vote's Python calls)."""
-    if holds_connection(db) or db.new or db.dirty or db.deleted:
+    if holds_connection(db) or has_changes(db):
         await db.commit()
 
 
