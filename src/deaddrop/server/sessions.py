@@ -114,29 +114,30 @@ class SessionBackend(ServerSideSessionBackend):
     ) -> None:
         """Write the session if it changed, and set or clear the cookie to match."""
         scope = cast(dict[str, Any], connection.scope)
-        store = self.config.get_store_from_app(connection.scope["app"])
-        headers = MutableScopeHeaders.from_message(message)
         cookie_id = connection.cookies.get(self.config.key)
         data = {} if scope_session is Empty else dict(cast(dict[str, Any], scope_session))
         rotate = bool(data.pop(ROTATE_KEY, False))
         data.pop(DAY_KEY, None)
+        store = self.config.get_store_from_app
         if not data:
             # Nothing worth keeping (a guest, a log-out, flashes already shown): no row, no cookie.
             if cookie_id:
-                await self.delete(cookie_id, store=store)
+                await self.delete(cookie_id, store=store(scope["app"]))
+                headers = MutableScopeHeaders.from_message(message)
                 headers.add("Set-Cookie", self._cookie("null", expires=0))
             return
         data[DAY_KEY] = datetime.now(UTC).date().isoformat()
         serialised = self.serialize_data(data, connection.scope)
+        if not rotate and cookie_id and serialised == scope.get(_RAW_KEY):
+            return  # unchanged, as at most requests: no write, no header
+        headers = MutableScopeHeaders.from_message(message)
         if rotate or not cookie_id:
             if cookie_id:
-                await self.delete(cookie_id, store=store)
+                await self.delete(cookie_id, store=store(scope["app"]))
             session_id = self.generate_session_id()
-        elif serialised == scope.get(_RAW_KEY):
-            return
         else:
             session_id = cookie_id
-        await self.set(session_id=session_id, data=serialised, store=store)
+        await self.set(session_id=session_id, data=serialised, store=store(scope["app"]))
         headers.add("Set-Cookie", self._cookie(session_id))
 
     def _cookie(self, value: str, **extra: Any) -> str:
