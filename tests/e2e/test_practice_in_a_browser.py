@@ -28,6 +28,11 @@ _DONE = re.compile(r"/games/[^/]+/done$")
 """The address the Operations tab's form posts the done mark to."""
 JUMP_MS = 120_000
 """The longest Jump to the end may take: up to nine days of bots on a busy machine."""
+_JUMP = re.compile(r"/games/[^/]+/practice/jump$")
+"""The address the banner's Jump to the end posts to."""
+SENT_MS = 5_000
+"""How long a clicked Jump to the end may take to send its post: a click that lands as the
+live part redraws the banner sends none, and waiting for its answer would wait for nothing."""
 
 
 def _head(page: Any) -> str:
@@ -60,13 +65,21 @@ def _jump_or_watch(page: Any, game_url: str) -> tuple[str, bool]:
         jump = page.get_by_role("button", name="Jump to the end")
         try:
             # The answer comes once the bots' remaining days are played, at once.
-            with page.expect_navigation(timeout=JUMP_MS):
+            with (
+                page.expect_navigation(timeout=JUMP_MS),
+                page.expect_request(_is_jump, timeout=SENT_MS),
+            ):
                 jump.click(timeout=CLICK_MS, no_wait_after=True)
         except PlaywrightTimeout:
-            continue  # redrawn under the click, or over meanwhile: look again
+            continue  # redrawn under the click (no post left), or over meanwhile: look again
         return _head(page), True
     late = "the game did not end after the guest was burned"
     raise AssertionError(f"{late}\n{server_log_tail(game_url)}")
+
+
+def _is_jump(request: Any) -> bool:
+    """Whether `request` is Jump to the end's post."""
+    return request.method == "POST" and _JUMP.search(request.url) is not None
 
 
 def _mark_done(page: Any, game_url: str) -> None:
