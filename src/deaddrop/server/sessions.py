@@ -118,11 +118,11 @@ class SessionBackend(ServerSideSessionBackend):
         data = {} if scope_session is Empty else dict(cast(dict[str, Any], scope_session))
         rotate = bool(data.pop(ROTATE_KEY, False))
         data.pop(DAY_KEY, None)
-        store = self.config.get_store_from_app
+        store_of = self.config.get_store_from_app  # looked up only for a write
         if not data:
             # Nothing worth keeping (a guest, a log-out, flashes already shown): no row, no cookie.
             if cookie_id:
-                await self.delete(cookie_id, store=store(scope["app"]))
+                await self.delete(cookie_id, store=store_of(scope["app"]))
                 headers = MutableScopeHeaders.from_message(message)
                 headers.add("Set-Cookie", self._cookie("null", expires=0))
             return
@@ -133,11 +133,11 @@ class SessionBackend(ServerSideSessionBackend):
         headers = MutableScopeHeaders.from_message(message)
         if rotate or not cookie_id:
             if cookie_id:
-                await self.delete(cookie_id, store=store(scope["app"]))
+                await self.delete(cookie_id, store=store_of(scope["app"]))
             session_id = self.generate_session_id()
         else:
             session_id = cookie_id
-        await self.set(session_id=session_id, data=serialised, store=store(scope["app"]))
+        await self.set(session_id=session_id, data=serialised, store=store_of(scope["app"]))
         headers.add("Set-Cookie", self._cookie(session_id))
 
     def _cookie(self, value: str, **extra: Any) -> str:
