@@ -174,9 +174,14 @@ def _saturated(plan: Plan, servers: list[Server], maker: RequestMaker, kind: str
             connections=plan.connections,
             seconds=plan.seconds,
             warmup=plan.warmup,
-            server_cpu=lambda: sum(server.cpu_seconds() for server in servers),
+            server_cpu=lambda: _cpu_seconds(servers),
         )
     )
+
+
+def _cpu_seconds(servers: list[Server]) -> float:
+    """The CPU time the server processes have used so far, together."""
+    return sum(server.cpu_seconds() for server in servers)
 
 
 def _open_loop(
@@ -190,7 +195,7 @@ def _open_loop(
 ) -> None:
     for rate in plan.rates:
         for _ in range(plan.repeats):
-            began, cpu = monotonic(), sum(server.cpu_seconds() for server in servers)
+            began, cpu = monotonic(), _cpu_seconds(servers)
             run = run_measured(
                 open_loop(
                     maker,
@@ -201,7 +206,7 @@ def _open_loop(
                     warmup=plan.open_warmup,
                 )
             )
-            used = sum(server.cpu_seconds() for server in servers) - cpu
+            used = _cpu_seconds(servers) - cpu
             run = replace(run, server_cpu_percent=100 * used / max(monotonic() - began, 1e-9))
             results.open_loop.setdefault(target, []).append(run)
             lost = f", {run.closed_keep_alive} on closed keep-alive connections"
@@ -217,7 +222,7 @@ def _live(
 ) -> None:
     def probe() -> tuple[int, float]:
         rss = sum(server.rss_bytes() for server in servers)
-        return rss, sum(server.cpu_seconds() for server in servers)
+        return rss, _cpu_seconds(servers)
 
     for streams in plan.streams:
         step = run_measured(
