@@ -20,6 +20,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from deaddrop.engine.station.channels import Channel
 from deaddrop.server.db.shared_commits import SharedCommits
+from deaddrop.server.hosting.refusals import Stale
 from deaddrop.server.hosting.transaction import Conflict
 from deaddrop.server.live import journal
 from deaddrop.server.station.chat import channels
@@ -150,6 +151,36 @@ def test_a_post_whose_seq_was_taken_stores_its_message_once(
 
 
 @SQLITE_ONLY
+def test_a_post_that_loses_every_race_is_refused_and_its_game_can_still_be_read(
+    table: Table, run_db: RunDB, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Another process takes the post's seq before each of its attempts: the post is refused
+    (409, "send it again"), and the game and seat its refusal's answer reads (a flash back on
+    the game's page) are loaded again, not left expired by the last rollback (a lazy load
+    there failed the answer with a 500, seen with two servers on a busy game)."""
+    before = _messages(run_db, table)
+    read_position = position
+
+    async def always_taken(db: AsyncSession, stream: str, listener: Any) -> tuple[int, int]:
+        found = await read_position(db, stream, listener)
+        async with AsyncSession(db.bind) as other:
+            await journal.insert_rows(other, journal.rows_after(stream, found[0], [_an_event()]))
+            await other.commit()
+        return found
+
+    monkeypatch.setattr(channels, "position", always_taken)
+
+    async def scenario(db: AsyncSession) -> tuple[str, int | None]:
+        context = await _context(db, table, 2)
+        with pytest.raises(Stale, match="Many messages arrived at once") as refused:
+            await do_post(db, context, Channel.FLOOR, "never", datetime.now(UTC))
+        assert refused.value.status_code == 409
+        return context.game.public_id, context.seat
+
+    assert run_db(scenario) == (table.game_id, 2)
+    assert _messages(run_db, table) == before
+
+
 def test_a_post_over_the_rate_stores_nothing(
     table: Table, run_db: RunDB, units: list[str], empty_database: Database
 ) -> None:

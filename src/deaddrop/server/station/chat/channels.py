@@ -101,6 +101,12 @@ async def do_post(
                 return await _post_once(db, context, channel, text, now)
             except Conflict:
                 continue  # another process took this sequence number: again
+        # The last lost race's rollback expired the game and the seat: read them again, so that
+        # the refusal's answer (a flash back on the game's page, a claim's form) can read them
+        # (a lazy load here is an error: a 500 instead of the refusal).
+        await db.refresh(game)
+        if context.seat_row is not None:
+            await db.refresh(context.seat_row)
     raise Stale("Many messages arrived at once and this one could not get through; send it again.")
 
 
