@@ -4,6 +4,7 @@ right shape (never how fast: these are checks of the harness, not of the server'
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -11,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from deaddrop.benchmarks.http.cpu_caps import CannotCap, this_machines_controller
 from tests.server.conftest import postgres_url_or_skip, redis_url_or_skip
 
 TINY = [
@@ -89,15 +91,34 @@ def test_bench_http_on_postgresql(tmp_path: Path) -> None:
 
 @pytest.mark.services
 def test_bench_http_two_processes_on_postgresql_and_redis(tmp_path: Path) -> None:
-    """Two server processes: the load is spread over both, and each post reaches the readers
-    of both (through Redis)."""
+    """Two server processes: the load is spread over both, each post reaches the readers of
+    both (through Redis), and the scale phase compares one process with both (each held to
+    half a core where this machine's cgroups allow it)."""
     url, redis_url = postgres_url_or_skip(), redis_url_or_skip()
     extra = ["--database", url, "--processes", "2", "--redis", redis_url]
-    data = bench(tmp_path, *extra, "--phases", "saturate,live")
+    share = ["--server-share", "0.5"] if cgroups_writable() else []
+    data = bench(tmp_path, *extra, *share, "--phases", "saturate,live,scale")
     assert data["plan"]["processes"] == 2
     results = data["results"]
+    assert set(results["scaling"]) == {"floor", "cable", "vote", "post"}
+    for kind, (run,) in results["scaling"].items():
+        # Twenty writers on two games from two processes: a save that keeps losing the race
+        # to the other process is refused as such (409, "try again"), never a 500.
+        allowed = {"200", "409"} if kind in ("vote", "post") else {"200"}
+        for measured in (run["one"], run["several"]):
+            assert measured["outcomes"].get("200", 0) > 0, kind
+            assert set(measured["outcomes"]) <= allowed, (kind, measured["outcomes"])
     assert set(results["saturation"]["floor"][0]["outcomes"]) == {"200"}
     (step,) = results["live"]["deaddrop"]
     assert step["connected"] == 20 and step["failed_posts"] == {}
     assert step["deliveries"] == 2 * 10
     assert (tmp_path / "deaddrop-1.log").is_file()
+
+
+def cgroups_writable() -> bool:
+    """Whether this machine lets the run cap its servers' CPU (root, a cgroup CPU controller)."""
+    try:
+        controller = this_machines_controller()
+    except CannotCap:
+        return False
+    return os.access(controller.directory, os.W_OK)

@@ -94,7 +94,19 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
         action="store_true",
         help="live: one vote per game halfway between two of its posts, too",
     )
-    http.add_argument("--phases", default="saturate,open,live,wave", help="what to measure")
+    http.add_argument(
+        "--server-share",
+        type=float,
+        default=None,
+        help="cap each server at this share of one core (0.3: 30%%), a cgroup each, so several "
+        "servers and the load fit on few cores (uncapped)",
+    )
+    http.add_argument(
+        "--phases",
+        default="saturate,open,live,wave",
+        help="what to measure; `scale` (one process against all, needs --processes 2 or more) "
+        "only when named",
+    )
     http.add_argument("--server-core", type=int, help="the servers' core (0 on 2+ cores)")
     http.add_argument("--client-core", type=int, help="the load's core (1 on 2+ cores)")
     http.add_argument("--no-pin", action="store_true", help="pin nothing to a core")
@@ -106,24 +118,42 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
 
 def run_bench_http(args: argparse.Namespace) -> int:
     """Run the plan the options describe and print its tables (or JSON)."""
+    from deaddrop.benchmarks.http.cpu_caps import CannotCap
+    from deaddrop.benchmarks.http.plan import PHASES
     from deaddrop.benchmarks.http.report import as_json, print_tables
     from deaddrop.benchmarks.http.run import run_bench
 
-    unknown = set(args.phases.split(",")) - {"saturate", "open", "live", "wave"}
-    if unknown:
-        print(f"No such phase: {', '.join(sorted(unknown))} (saturate, open, live, wave).")
-        return 2
-    if args.processes > 1 and not args.redis:
-        print("Several processes deliver live events to each other through Redis: give --redis.")
+    refusal = _refusal(args, PHASES)
+    if refusal:
+        print(refusal)
         return 2
     plan = plan_of(args)
     progress = sys.stderr if args.json else sys.stdout
-    results = run_bench(plan, say=lambda line: print(line, file=progress, flush=True))
+    try:
+        results = run_bench(plan, say=lambda line: print(line, file=progress, flush=True))
+    except CannotCap as error:
+        print(f"--server-share cannot be kept here: {error}.")
+        return 2
     if args.json:
         print(as_json(plan, results))
     else:
         print_tables(plan, results)
     return 0 if all(wave.exactly_once for wave in results.waves) else 1
+
+
+def _refusal(args: argparse.Namespace, phases: tuple[str, ...]) -> str | None:
+    """Why the options cannot be run, or None."""
+    asked = set(args.phases.split(","))
+    unknown = asked - set(phases)
+    if unknown:
+        return f"No such phase: {', '.join(sorted(unknown))} ({', '.join(phases)})."
+    if args.processes > 1 and not args.redis:
+        return "Several processes deliver live events to each other through Redis: give --redis."
+    if "scale" in asked and args.processes < 2:
+        return "The scale phase compares one process with several: give --processes 2 or more."
+    if args.server_share is not None and not 0 < args.server_share <= 1:
+        return "--server-share is a share of one core: above 0 and at most 1 (0.3 is 30%)."
+    return None
 
 
 def plan_of(args: argparse.Namespace) -> Plan:
@@ -162,6 +192,7 @@ def plan_of(args: argparse.Namespace) -> Plan:
         wave_workers=_numbers(workers, int),
         processes=args.processes,
         redis_url=args.redis,
+        server_share=args.server_share,
         server_core=None if args.no_pin else server_core,
         client_core=None if args.no_pin else client_core,
         phases=tuple(args.phases.split(",")),

@@ -10,9 +10,12 @@ from deaddrop.benchmarks.http.live import LiveStep
 from deaddrop.benchmarks.http.open_loop import OpenLoop
 from deaddrop.benchmarks.http.pouch_wave import Wave
 from deaddrop.benchmarks.http.saturate import Saturation
+from deaddrop.benchmarks.http.scaling import ScaleRun
 from deaddrop.benchmarks.http.seed import Sizes
 
-PHASES = ("saturate", "open", "live", "wave")
+PHASES = ("saturate", "open", "live", "wave", "scale")
+DEFAULT_PHASES = ("saturate", "open", "live", "wave")
+"""`scale` runs only when asked for: it needs several processes."""
 
 
 def default_cores() -> tuple[int | None, int | None]:
@@ -48,9 +51,12 @@ class Plan:
     """`deaddrop serve` processes, on the server core and the next ones; more than one needs
     Redis for live delivery between them (and PostgreSQL to be a fair picture)."""
     redis_url: str | None = None
+    server_share: float | None = None
+    """Each server process (Dead Drop's and the bare app) capped at this share of one core, in
+    a cgroup of its own (benchmarks/http/cpu_caps.py); None: uncapped."""
     server_core: int | None = 0
     client_core: int | None = 1
-    phases: tuple[str, ...] = PHASES
+    phases: tuple[str, ...] = DEFAULT_PHASES
     var_dir: Path = Path("var/bench-http")
 
 
@@ -71,3 +77,5 @@ class Results:
     live: dict[str, list[LiveStep]] = field(default_factory=dict)
     """`deaddrop` and `bare`: one per step."""
     waves: list[Wave] = field(default_factory=list)
+    scaling: dict[str, list[ScaleRun]] = field(default_factory=dict)
+    """By kind: each pair of runs on the first process alone and on all of them."""

@@ -59,6 +59,8 @@ def print_tables(plan: Plan, results: Results, console: Console | None = None) -
         out.print(_pushes_table(results))
     if results.waves:
         out.print(_wave_table(results))
+    if results.scaling:
+        out.print(_scaling_table(plan, results))
 
 
 def _machine_line(plan: Plan, results: Results) -> str:
@@ -68,6 +70,8 @@ def _machine_line(plan: Plan, results: Results) -> str:
         f"{results.cpus} CPUs ({cores}); load average {results.load_before:.1f} before, "
         f"{results.load_after:.1f} after; medians of {plan.repeats} runs."
     )
+    if plan.server_share is not None:
+        line += f" Each server capped at {100 * plan.server_share:g}% of one core."
     if results.load_before > BUSY_LOAD:
         line += "\n[bold]The machine was busy with other work: these are not its figures.[/bold]"
     return line
@@ -247,3 +251,38 @@ def _wave_table(results: Results) -> Table:
             "yes" if wave.exactly_once else "NO",
         )
     return table
+
+
+def _scaling_table(plan: Plan, results: Results) -> Table:
+    processes = plan.processes
+    table = Table(title=f"Scaling: one server process, then {processes} (saturated, in turn)")
+    columns = ("1 process req/s", f"{processes} processes req/s", f"{processes} / 1")
+    for column in ("request", *columns, "server µs/req 1 / all", "replies"):
+        table.add_column(column, justify="left" if column == "request" else "right")
+    for kind, runs in results.scaling.items():
+        table.add_row(
+            LABELS[kind],
+            f"{median([run.one.rate for run in runs]):,.1f}",
+            f"{median([run.several.rate for run in runs]):,.1f}",
+            f"{median([run.ratio for run in runs]):.2f}x",
+            f"{median([server_cost(run.one) for run in runs]):,.0f} / "
+            f"{median([server_cost(run.several) for run in runs]):,.0f}",
+            _outcomes(run.several.outcomes for run in runs),
+        )
+    share = plan.server_share
+    table.caption = (
+        f"{processes} / 1: the median of each pair's ratio; every server had "
+        f"{plan.connections} connections. "
+        + (
+            f"Each server capped at {100 * share:g}% of one core: near-linear is near {processes}x."
+            if share is not None
+            else f"Uncapped: with fewer than {processes + 1} cores the servers share them with "
+            "the load, and the ratio measures the machine (see --server-share)."
+        )
+    )
+    return table
+
+
+def server_cost(run: Saturation) -> float:
+    """The servers' CPU microseconds per request."""
+    return run.server_cpu_percent / 100 * run.seconds / run.done * 1e6 if run.done else 0.0

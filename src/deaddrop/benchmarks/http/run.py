@@ -15,10 +15,12 @@ import os
 import resource
 from collections.abc import Callable, Iterator
 from dataclasses import replace
+from functools import partial
 from time import monotonic
 
 from deaddrop.benchmarks.http.bare_save import remove_database
 from deaddrop.benchmarks.http.copies import copy_database
+from deaddrop.benchmarks.http.cpu_caps import capped_group, joining, this_machines_controller
 from deaddrop.benchmarks.http.databases import fresh_database, is_sqlite, server_env
 from deaddrop.benchmarks.http.live import live_step
 from deaddrop.benchmarks.http.live_sites import BareSite, DeadDropSite, LiveSite
@@ -38,6 +40,7 @@ from deaddrop.benchmarks.http.requests import (
     mix_schedule,
 )
 from deaddrop.benchmarks.http.saturate import Saturation, saturate
+from deaddrop.benchmarks.http.scaling import measure_scaling
 from deaddrop.benchmarks.http.seed import seed_world
 from deaddrop.benchmarks.http.servers import (
     Server,
@@ -58,7 +61,7 @@ def run_bench(plan: Plan, say: Say = print) -> Results:
     pin_this_process(plan.client_core)
     _allow_many_files()
     results = Results(load_before=os.getloadavg()[0], cpus=os.cpu_count() or 1)
-    if set(plan.phases) & {"saturate", "open", "live"}:
+    if set(plan.phases) & {"saturate", "open", "live", "scale"}:
         settings, world = _seed(plan, results, say)
         with _bare_server(plan, say) as bare:
             _measure_deaddrop(plan, settings, world, results, say, bare)
@@ -98,7 +101,7 @@ def _measure_deaddrop(
         servers = []
         for number in range(plan.processes):
             log = plan.var_dir / f"deaddrop-{number}.log"
-            command = deaddrop_command(_core_of(plan, number))
+            command = _capped(plan, stack, deaddrop_command(_core_of(plan, number)), number)
             servers.append(stack.enter_context(running(command, env, log, "/api/health")))
             say(f"Dead Drop at {servers[-1].address.base_url} (log: {log})")
         addresses = [server.address for server in servers]
@@ -109,6 +112,22 @@ def _measure_deaddrop(
             _open_loop(plan, servers, maker, "deaddrop", mix_schedule(10_000), results, say)
         if "live" in plan.phases:
             _live(plan, DeadDropSite(addresses, world), servers, "deaddrop", results, say)
+        if "scale" in plan.phases:
+            say(f"Scaling from one process to {len(servers)}:")
+            measure = partial(_saturated_on, plan)
+            runs = measure_scaling(servers, world, plan.connections, plan.repeats, measure, say)
+            results.scaling.update(runs)
+
+
+def _capped(plan: Plan, stack: contextlib.ExitStack, command: list[str], name: object) -> list[str]:
+    """`command` in a cgroup of its own capped at the plan's share of a core (if it has one),
+    the group removed once the run is done with it (after its process, which `running` ends)."""
+    if plan.server_share is None:
+        return command
+    group = f"deaddrop-bench-{os.getpid()}-{name}"
+    controller = this_machines_controller()
+    procs = stack.enter_context(capped_group(controller, group, plan.server_share))
+    return joining(procs, command)
 
 
 def _core_of(plan: Plan, number: int) -> int | None:
@@ -124,7 +143,9 @@ def _bare_server(plan: Plan, say: Say) -> Iterator[Server]:
     log = plan.var_dir / "bare.log"
     saves = plan.var_dir / "bare_save.sqlite3"
     remove_database(saves)
-    with running(bare_command(plan.server_core, saves), os.environ, log, "/hello") as server:
+    with contextlib.ExitStack() as stack:
+        command = _capped(plan, stack, bare_command(plan.server_core, saves), "bare")
+        server = stack.enter_context(running(command, os.environ, log, "/hello"))
         say(f"Bare Litestar at {server.address.base_url} (log: {log})")
         yield server
 
@@ -167,11 +188,18 @@ def _saturation(
 
 def _saturated(plan: Plan, servers: list[Server], maker: RequestMaker, kind: str) -> Saturation:
     """One saturation run of `kind`."""
+    return _saturated_on(plan, servers, maker, kind, plan.connections)
+
+
+def _saturated_on(
+    plan: Plan, servers: list[Server], maker: RequestMaker, kind: str, connections: int
+) -> Saturation:
+    """One saturation run of `kind` on `connections` connections."""
     return run_measured(
         saturate(
             maker,
             kind,
-            connections=plan.connections,
+            connections=connections,
             seconds=plan.seconds,
             warmup=plan.warmup,
             server_cpu=lambda: _cpu_seconds(servers),
