@@ -1,6 +1,6 @@
 """The scale phase: each kind saturated on the first server process alone, then on all of them
-at once, in turn, so that each pair of runs is taken under the same conditions (after a run on
-all of them that is not measured).
+at once, in turn, so that each pair of runs is taken under the same conditions (after every
+player's request once on each process and a run on all of them, neither measured).
 
 Every server keeps the same number of connections (the plan's), so that each one is as busy
 in both runs; with `--server-share` each is held to the same slice of a core, and the ratio of
@@ -64,6 +64,7 @@ def measure_scaling(
         # state): at a share of a core, longer than any run's warm-up.
         began = monotonic()
         warm(servers, world, kind, connections)
+        measure(list(servers), together, kind, connections * len(servers))  # and settled
         say(f"  {kind}: every player once on each process first ({monotonic() - began:.0f} s)")
         for _ in range(repeats):
             one = measure(first, alone, kind, connections)
