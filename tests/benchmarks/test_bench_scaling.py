@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import os
+import signal
 import subprocess
+import time
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -18,6 +21,7 @@ from deaddrop.benchmarks.http.servers import Server
 from deaddrop.benchmarks.http.wire import Address
 from deaddrop.benchmarks.http.world import Player, World
 from deaddrop.cli import main
+from deaddrop.commands.bench import stop_on_term
 
 
 def _server(port: int) -> Server:
@@ -87,3 +91,15 @@ def test_the_command_refuses_a_scale_it_cannot_run(
 ) -> None:
     assert main(["bench", "http", *arguments, "--var-dir", str(tmp_path)]) == 2
     assert said in capsys.readouterr().out
+
+
+def test_a_sigterm_stops_a_run_as_ctrl_c_does() -> None:
+    """So that the run's `finally` blocks stop its servers and remove their cgroups."""
+    before = signal.getsignal(signal.SIGTERM)
+    try:
+        stop_on_term()
+        with pytest.raises(KeyboardInterrupt):
+            os.kill(os.getpid(), signal.SIGTERM)
+            time.sleep(5)  # the handler runs between two instructions, long before this ends
+    finally:
+        signal.signal(signal.SIGTERM, before)

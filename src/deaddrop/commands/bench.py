@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import signal
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -128,6 +129,7 @@ def run_bench_http(args: argparse.Namespace) -> int:
         print(refusal)
         return 2
     plan = plan_of(args)
+    stop_on_term()
     progress = sys.stderr if args.json else sys.stdout
     try:
         results = run_bench(plan, say=lambda line: print(line, file=progress, flush=True))
@@ -139,6 +141,17 @@ def run_bench_http(args: argparse.Namespace) -> int:
     else:
         print_tables(plan, results)
     return 0 if all(wave.exactly_once for wave in results.waves) else 1
+
+
+def stop_on_term() -> None:
+    """A SIGTERM (`kill`, a job's timeout) stops a run as Ctrl-C does: its servers stopped and
+    its cgroups removed on the way out, where the default ends the run at once and leaves its
+    servers running, each in its group."""
+
+    def interrupt(_signal: int, _frame: object) -> None:
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGTERM, interrupt)
 
 
 def _refusal(args: argparse.Namespace, phases: tuple[str, ...]) -> str | None:
