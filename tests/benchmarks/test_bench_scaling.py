@@ -60,7 +60,7 @@ def test_the_scaling_table_shows_each_kinds_ratio_and_cost() -> None:
     one = Saturation("vote", 10.0, 3000, {"200": 3000}, server_cpu_percent=30.0)
     two = Saturation("vote", 10.0, 5400, {"200": 5400}, server_cpu_percent=60.0)
     results = Results(cpus=2)
-    results.scaling = {"vote": [ScaleRun(one, two, 2)]}
+    results.scaling = {"vote": [ScaleRun(one, two)]}
     console = Console(record=True, width=200)
     print_tables(Plan(processes=2, server_share=0.3), results, console)
     text = console.export_text()
@@ -72,7 +72,7 @@ def test_the_scaling_table_shows_each_kinds_ratio_and_cost() -> None:
 def test_an_uncapped_scaling_table_says_what_it_measures() -> None:
     run = Saturation("floor", 1.0, 10, {"200": 10})
     results = Results(cpus=2)
-    results.scaling = {"floor": [ScaleRun(run, run, 2)]}
+    results.scaling = {"floor": [ScaleRun(run, run)]}
     console = Console(record=True, width=200)
     print_tables(Plan(processes=2), results, console)
     assert "the ratio measures the machine" in console.export_text()

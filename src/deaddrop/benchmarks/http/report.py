@@ -151,7 +151,7 @@ def _beside_the_bare_save(shares: dict[str, float]) -> str | None:
 def _client_cost(run: Saturation) -> float:
     """The client's CPU microseconds per request: 1,000,000 over it is the most requests a
     second that one core of this client could send, whatever the server."""
-    return run.client_cpu_percent / 100 * run.seconds / run.done * 1e6 if run.done else 0.0
+    return _per_request(run.client_cpu_percent, run)
 
 
 def _outcomes(each: Iterable[dict[str, int]]) -> str:
@@ -285,4 +285,9 @@ def _scaling_table(plan: Plan, results: Results) -> Table:
 
 def server_cost(run: Saturation) -> float:
     """The servers' CPU microseconds per request."""
-    return run.server_cpu_percent / 100 * run.seconds / run.done * 1e6 if run.done else 0.0
+    return _per_request(run.server_cpu_percent, run)
+
+
+def _per_request(cpu_percent: float, run: Saturation) -> float:
+    """CPU microseconds per request of a process that used `cpu_percent` over `run`."""
+    return cpu_percent / 100 * run.seconds / run.done * 1e6 if run.done else 0.0

@@ -27,7 +27,34 @@ SCALE_KINDS = ("floor", "cable", "vote", "post")
 Measure = Callable[[list[Server], RequestMaker, str, int], Saturation]
 """One saturation run: the servers whose CPU it counts, the requests, the kind, connections."""
 Say = Callable[[str], None]
-Warm = Callable[[Sequence[Server], World, str, int], None] | None
+Warm = Callable[[Sequence[Server], World, str, int], None]
+
+
+def every_player_once(servers: Sequence[Server], world: World, kind: str, connections: int) -> None:
+    """`kind` sent for every player once to each server, on `connections` connections each."""
+    run_measured(_every_player_once(servers, world, kind, connections))
+
+
+async def _every_player_once(
+    servers: Sequence[Server], world: World, kind: str, connections: int
+) -> None:
+    count = len(world.players())
+
+    async def visit(maker: RequestMaker, numbers: Iterator[int]) -> None:
+        connection = Connection(maker.address)
+        try:
+            for number in numbers:
+                with contextlib.suppress(*ERRORS):  # the measured runs count what fails
+                    await connection.send(maker.make(kind, number))
+        finally:
+            connection.close()
+
+    tasks = []
+    for server in servers:
+        maker = RequestMaker([server.address], world)
+        numbers = iter(range(count))  # shared by the server's connections: each number once
+        tasks += [visit(maker, numbers) for _ in range(connections)]
+    await asyncio.gather(*tasks)
 
 
 @dataclass(frozen=True)
@@ -36,7 +63,6 @@ class ScaleRun:
 
     one: Saturation
     several: Saturation
-    processes: int
 
     @property
     def ratio(self) -> float:
@@ -51,10 +77,9 @@ def measure_scaling(
     repeats: int,
     measure: Measure,
     say: Say,
-    warm: Warm = None,
+    warm: Warm = every_player_once,
 ) -> dict[str, list[ScaleRun]]:
-    """Every kind's pairs of runs, `repeats` of them, after `warm` (`every_player_once`)."""
-    warm = warm or every_player_once
+    """Every kind's pairs of runs, `repeats` of them, after `warm`."""
     first = list(servers[:1])
     alone = RequestMaker([server.address for server in first], world)
     together = RequestMaker([server.address for server in servers], world)
@@ -69,7 +94,7 @@ def measure_scaling(
         for _ in range(repeats):
             one = measure(first, alone, kind, connections)
             several = measure(list(servers), together, kind, connections * len(servers))
-            run = ScaleRun(one, several, len(servers))
+            run = ScaleRun(one, several)
             found.setdefault(kind, []).append(run)
             say(
                 f"  {kind}: one process {one.rate:,.1f} req/s (CPU {one.server_cpu_percent:.0f}%"
@@ -77,29 +102,3 @@ def measure_scaling(
                 f"{several.server_cpu_percent:.0f}%): {run.ratio:.2f}x {several.outcomes}"
             )
     return found
-
-
-def every_player_once(servers: Sequence[Server], world: World, kind: str, connections: int) -> None:
-    """`kind` sent for every player once to each server, on `connections` connections each."""
-    run_measured(_every_player_once(servers, world, kind, connections))
-
-
-async def _every_player_once(
-    servers: Sequence[Server], world: World, kind: str, connections: int
-) -> None:
-    count = len(world.players())
-
-    async def visit(server: Server, numbers: Iterator[int]) -> None:
-        maker, connection = RequestMaker([server.address], world), Connection(server.address)
-        try:
-            for number in numbers:
-                with contextlib.suppress(*ERRORS):  # the measured runs count what fails
-                    await connection.send(maker.make(kind, number))
-        finally:
-            connection.close()
-
-    tasks = []
-    for server in servers:
-        numbers = iter(range(count))  # shared by the server's connections: each number once
-        tasks += [visit(server, numbers) for _ in range(connections)]
-    await asyncio.gather(*tasks)

@@ -39,6 +39,7 @@ from deaddrop.server.station.chat.rate import RateLimited as RateLimited
 from deaddrop.server.station.game.access import GameContext, read_again
 from deaddrop.server.station.game.refusals import explain
 from deaddrop.server.station.game.store import STATION, known_later, load_state, write_to
+from deaddrop.server.station.game.writes import reload_context
 from deaddrop.server.station.live.stream import MESSAGE_EVENT, listener_of, stream_of
 from deaddrop.server.station.tabs.positions import advance, position
 
@@ -101,12 +102,10 @@ async def do_post(
                 return await _post_once(db, context, channel, text, now)
             except Conflict:
                 continue  # another process took this sequence number: again
-        # The last lost race's rollback expired the game and the seat: read them again, so that
+        # The last lost race's rollback expired the context's rows: read them again, so that
         # the refusal's answer (a flash back on the game's page, a claim's form) can read them
         # (a lazy load here is an error: a 500 instead of the refusal).
-        await db.refresh(game)
-        if context.seat_row is not None:
-            await db.refresh(context.seat_row)
+        await reload_context(db, context)
     raise Stale("Many messages arrived at once and this one could not get through; send it again.")
 
 
