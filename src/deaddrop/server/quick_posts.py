@@ -31,6 +31,7 @@ a redirect, and its handlers parse the form themselves. `QUICK_POSTS=0` turns qu
 from __future__ import annotations
 
 import inspect
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any, cast
 
@@ -54,6 +55,15 @@ from deaddrop.server.sessions import SessionBackend, SessionMiddleware
 
 QUICK_KEY = "quick_post"
 """A route handler's `opt` key: its JSON posts may be served quick."""
+PLAIN_KEY = "plain_post"
+"""A quick route handler's `opt` key: its plain way (`PlainPost`), tried first."""
+PlainPost = Callable[
+    [Request[Any, Any, Any], SessionBackend, Clock], Awaitable[Response[Any] | None]
+]
+"""A route's plain way of serving a quick post, before the session is loaded: (the request,
+the session backend, the clock) → its answer, having read what it needs itself; None when the
+request is not one it serves plainly (nothing done: it goes on to the handler, which answers
+it)."""
 GIVEN = frozenset({"request", "db", "me", "clock"})
 """The parameters a quick handler may have besides its path parameters (strings)."""
 _HANDLER_KEY = "deaddrop.quick_handler"
@@ -70,6 +80,8 @@ class QuickHandler:
     """Whether its plain JSON answers may be sent as such (`plain_answer`): no layer adds a
     header, a cookie, an after-request hook, a background task, a return DTO, a response class
     or a type encoder of its own to what it returns."""
+    plain_post: PlainPost | None = None
+    """Its plain way, when it has one and its answers may be sent as such."""
 
 
 def quick_handler(handler: HTTPRouteHandler) -> QuickHandler | None:
@@ -88,7 +100,8 @@ def quick_handler(handler: HTTPRouteHandler) -> QuickHandler | None:
         return None  # the full path converts it (an int, a UUID): a quick post would not
     if any(name not in GIVEN and name not in strings for name in parameters):
         return None
-    return QuickHandler(handler, parameters, _adds_nothing(handler))
+    plain = _adds_nothing(handler)
+    return QuickHandler(handler, parameters, plain, handler.opt.get(PLAIN_KEY) if plain else None)
 
 
 def _adds_nothing(handler: HTTPRouteHandler) -> bool:
@@ -150,6 +163,10 @@ def quick_posts(app: ASGIApp, backend: SessionBackend, csrf: CSRFConfig, clock: 
         if found is None:
             await app(scope, receive, send)
             return
+        if found.plain_post is not None and await _served_plainly(
+            found.plain_post, scope, receive, send, backend, clock
+        ):
+            return
         cast(dict[str, Any], scope)[_HANDLER_KEY] = found
         await quick(scope, receive, send)
 
@@ -206,6 +223,28 @@ def _quick_request(
         return None
     ScopeState.from_scope(scope).csrf_token = header  # as the CSRF middleware leaves it
     return found
+
+
+async def _served_plainly(
+    plain_post: PlainPost,
+    scope: Scope,
+    receive: Receive,
+    send: Send,
+    backend: SessionBackend,
+    clock: Clock,
+) -> bool:
+    """Serve the request its route's plain way, if that serves it; whether it did. Its
+    database session is closed either way (the full path opens its own)."""
+    try:
+        reply = await plain_post(Request(scope, receive, send), backend, clock)
+    finally:
+        await close_request_session(scope)
+    answer = None if reply is None else plain_answer(reply)
+    if answer is None:
+        return False
+    for message in answer:
+        await send(message)
+    return True
 
 
 async def _serve(scope: Scope, receive: Receive, send: Send, clock: Clock) -> None:

@@ -115,9 +115,8 @@ class SessionBackend(ServerSideSessionBackend):
         """Write the session if it changed, and set or clear the cookie to match."""
         scope = cast(dict[str, Any], connection.scope)
         cookie_id = connection.cookies.get(self.config.key)
-        data = {} if scope_session is Empty else dict(cast(dict[str, Any], scope_session))
-        rotate = bool(data.pop(ROTATE_KEY, False))
-        data.pop(DAY_KEY, None)
+        given = {} if scope_session is Empty else cast(dict[str, Any], scope_session)
+        rotate, data = _to_store(given)
         store_of = self.config.get_store_from_app  # looked up only for a write
         if not data:
             # Nothing worth keeping (a guest, a log-out, flashes already shown): no row, no cookie.
@@ -126,7 +125,6 @@ class SessionBackend(ServerSideSessionBackend):
                 headers = MutableScopeHeaders.from_message(message)
                 headers.add("Set-Cookie", self._cookie("null", expires=0))
             return
-        data[DAY_KEY] = datetime.now(UTC).date().isoformat()
         serialised = self.serialize_data(data, connection.scope)
         if not rotate and cookie_id and serialised == scope.get(_RAW_KEY):
             return  # unchanged, as at most requests: no write, no header
@@ -140,6 +138,12 @@ class SessionBackend(ServerSideSessionBackend):
         await self.set(session_id=session_id, data=serialised, store=store_of(scope["app"]))
         headers.add("Set-Cookie", self._cookie(session_id))
 
+    def stays_as_read(self, data: dict[str, Any], raw: bytes, scope: Scope) -> bool:
+        """Whether the session `data`, read as `raw`, would be written back as it is, with no
+        write and no cookie (`store_in_message` at most requests)."""
+        rotate, stored = _to_store(data)
+        return not rotate and bool(stored) and self.serialize_data(stored, scope) == raw
+
     def _cookie(self, value: str, **extra: Any) -> str:
         params = dict(
             extract_dataclass_items(
@@ -147,6 +151,17 @@ class SessionBackend(ServerSideSessionBackend):
             )
         )
         return Cookie(value=value, key=self.config.key, **params, **extra).to_header(header="")
+
+
+def _to_store(data: dict[str, Any]) -> tuple[bool, dict[str, Any]]:
+    """Whether the session moves to a fresh ID, and its data as stored: dated today, or empty
+    when nothing is worth keeping."""
+    stored = dict(data)
+    rotate = bool(stored.pop(ROTATE_KEY, False))
+    stored.pop(DAY_KEY, None)
+    if stored:
+        stored[DAY_KEY] = datetime.now(UTC).date().isoformat()
+    return rotate, stored
 
 
 def _companion(scope: Scope, named: int) -> tuple[Select[Any], dict[str, Any]] | None:

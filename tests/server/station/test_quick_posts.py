@@ -41,15 +41,22 @@ def settings(database: Database, request: pytest.FixtureRequest) -> Settings:
 
 @pytest.fixture
 def served(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    """The paths of the posts served quick."""
+    """The paths of the posts served quick (by their handler or their route's plain way)."""
     paths: list[str] = []
-    serve = quick_posts_module._serve
+    serve, plainly = quick_posts_module._serve, quick_posts_module._served_plainly
 
     async def counted(scope: Any, *args: Any) -> None:
         paths.append(scope["path"])
         await serve(scope, *args)
 
+    async def counted_plain(plain: Any, scope: Any, *args: Any) -> bool:
+        done = await plainly(plain, scope, *args)
+        if done:
+            paths.append(scope["path"])
+        return done
+
     monkeypatch.setattr(quick_posts_module, "_serve", counted)
+    monkeypatch.setattr(quick_posts_module, "_served_plainly", counted_plain)
     return paths
 
 

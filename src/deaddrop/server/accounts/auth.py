@@ -57,10 +57,16 @@ async def provide_viewer(request: Request[Any, Any, Any], db: DB) -> User | None
         return None
     # Read with the session's own row (sessions.py `NamedRow`): usually already in `db`.
     user = kept(db, User, user_id) or await db.get(User, user_id)
-    if user is None or user.auth_epoch != request.session.get(_EPOCH):
+    if user is None or not holds_for(request.session, user.auth_epoch):
         request.set_session({})
         return None
     return user
+
+
+def holds_for(session: dict[str, Any], auth_epoch: int) -> bool:
+    """Whether a session signed in to an account still holds: it was opened at the account's
+    `auth_epoch` (a password change moves the epoch on and so ends every older session)."""
+    return bool(session.get(_EPOCH) == auth_epoch)
 
 
 async def provide_me(request: Request[Any, Any, Any], viewer: Viewer) -> User:

@@ -191,6 +191,26 @@ class DatabaseStore(NamespacedStore):
         it needs `db.get` to find it: a session holds its rows only weakly. `companion`, a query
         and its values, is read in the same statement and kept in `db` for the request to take
         (db/prefetch.py)."""
+        found = await self.get_with_values(db, key, model, row_id, companion)
+        if found is None:
+            return None, None
+        value, columns, rows = found
+        row = None if columns is None else loaded(db, model, columns)
+        if companion is not None:
+            keep(db, companion[0], companion[1], rows)
+        return value, row
+
+    async def get_with_values(
+        self,
+        db: AsyncSession,
+        key: str,
+        model: type[Any],
+        row_id: Any,
+        companion: tuple[Select[Any], dict[str, Any]] | None = None,
+    ) -> tuple[bytes, tuple[Any, ...] | None, list[tuple[Any, ...]]] | None:
+        """What `get_with_row` reads, as the driver's values (no object made): the live value
+        under `key`, the `model` row's columns (None: no such row) and the companion's rows (none
+        without one); None when no live value is under `key`."""
         values = {**self._live_values(key), "row_id": row_id}
         statement, split = _value_with_row(model, None if companion is None else companion[0])
         if companion is not None:
@@ -199,18 +219,17 @@ class DatabaseStore(NamespacedStore):
         # Alone: on PostgreSQL no BEGIN for it (a save may need none: hosting/one_statement.py).
         found = (await send_in(db, statement, values, alone=True)).rows
         if not found:
-            return None, None
+            return None
         value, *columns = found[0][:split]
         # No row of that key: the outer join gives its every column as NULL.
-        missing = all(column is None for column in columns)
-        row = None if missing else loaded(db, model, columns)
+        row = None if all(column is None for column in columns) else tuple(columns)
+        rows: list[tuple[Any, ...]] = []
         if companion is not None:
             # No row of the companion's: one row of NULLs (a query's rows have a column that
             # is never NULL, their key).
-            rows = [tail[split:] for tail in found]
-            kept = [] if all(cell is None for cell in rows[0]) else rows
-            keep(db, companion[0], companion[1], kept)
-        return cast(bytes, value), row
+            tails = [tuple(tail[split:]) for tail in found]
+            rows = [] if all(cell is None for cell in tails[0]) else tails
+        return cast(bytes, value), row, rows
 
     async def delete(self, key: str) -> None:
         """Forget `key`; nothing happens if it is not there."""

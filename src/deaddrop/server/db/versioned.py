@@ -82,13 +82,24 @@ def mark_written(db: AsyncSession, row: Base, version: int) -> None:
 def _params(row: Base) -> dict[str, Any]:
     """The bound values of the UPDATE of one row: its changed columns by name, `_key`, `_old`
     (the version read) and `_new`."""
-    columns = _columns(type(row))
+    model = type(row)
+    columns = _columns(model)
     state = instance_state(row)
     # The attributes set since the load (their history would compare every JSON value).
-    changed = {columns[name]: state.dict[name] for name in state.committed_state if name in columns}
-    key_name, version_name = _keys(type(row))
-    old = getattr(row, version_name)
-    return {**changed, "_key": getattr(row, key_name), "_old": old, "_new": old + 1}
+    changed = {name: state.dict[name] for name in state.committed_state if name in columns}
+    key_name, version_name = _keys(model)
+    return versioned_values(model, getattr(row, key_name), getattr(row, version_name), changed)
+
+
+def versioned_values(
+    model: type[Base], key: Any, version: int, changes: dict[str, Any]
+) -> dict[str, Any]:
+    """The bound values of the versioned UPDATE of the `model` row of primary key `key`, read
+    at `version`, to the new values `changes` (by attribute): as `changes_to_write` gives them
+    for a row the code changed, for a writer that holds the row's values rather than the row."""
+    columns = _columns(model)
+    changed = {columns[name]: value for name, value in changes.items()}
+    return {**changed, "_key": key, "_old": version, "_new": version + 1}
 
 
 @functools.cache

@@ -39,7 +39,7 @@ from sqlalchemy.dialects.postgresql import JSONB
 
 from deaddrop.engine.core.events import Event
 from deaddrop.server.db.base import Base, UTCDateTime
-from deaddrop.server.db.versioned import changed_names, changes_to_write
+from deaddrop.server.db.versioned import changed_names
 from deaddrop.server.live import journal
 
 
@@ -82,12 +82,16 @@ def one_write(
 
 
 def one_write_values(
-    row: Base, inserts: Sequence[tuple[Table, dict[str, Any]]], stream: str, events: Sequence[Any]
+    model: type[Base],
+    params: dict[str, Any],
+    inserts: Sequence[tuple[Table, dict[str, Any]]],
+    stream: str,
+    events: Sequence[Any],
 ) -> tuple[Any, dict[str, Any]] | None:
-    """The statement of `one_write` for these writes and its values; None when the row has
-    nothing to write (left to the ORM) or the journal rows are too many for one insert."""
-    params = changes_to_write(row)
-    if params is None or len(events) > journal.NUMBERED_AT_ONCE:
+    """The statement of `one_write` for these writes and its values (`params`: the versioned
+    UPDATE's values of a `model` row, as db/versioned.py gives them); None when the journal
+    rows are too many for one insert."""
+    if len(events) > journal.NUMBERED_AT_ONCE:
         return None
     names = changed_names(params)
     values = {f"row_{name}": params[name] for name in names}
@@ -98,7 +102,7 @@ def one_write_values(
         values.update({f"insert_{number}_{name}": v for name, v in row_values.items()})
     if events:
         values.update(journal.numbered_values(stream, events))
-    return one_write(type(row), names, tuple(shapes), len(events)), values
+    return one_write(model, names, tuple(shapes), len(events)), values
 
 
 @functools.cache

@@ -25,7 +25,7 @@ from sqlalchemy.orm.exc import StaleDataError
 from deaddrop.engine.core.events import Event
 from deaddrop.server.db.base import Base
 from deaddrop.server.db.driver import Prepared, inserting, prepared
-from deaddrop.server.db.versioned import changed_names, changes_to_write, versioned_update
+from deaddrop.server.db.versioned import changed_names, versioned_update
 from deaddrop.server.live import journal
 
 
@@ -70,17 +70,18 @@ class SharedWrite:
 
 def shared_write(
     dialect: Dialect,
-    row: Base,
+    model: type[Base],
+    params: dict[str, Any],
     inserts: Sequence[tuple[Table, dict[str, Any]]],
     stream: str,
     events: Sequence[Any],
 ) -> SharedWrite | None:
-    """The unit of these writes; None when the row has nothing to write (left to the ORM), the
-    journal rows are too many for one insert or a statement cannot be bound here."""
-    params = changes_to_write(row)
-    if params is None or len(events) > journal.NUMBERED_AT_ONCE:
+    """The unit of these writes (`params`: the versioned UPDATE's values of a `model` row, as
+    db/versioned.py gives them); None when the journal rows are too many for one insert or a
+    statement cannot be bound here."""
+    if len(events) > journal.NUMBERED_AT_ONCE:
         return None
-    statements = [(versioned_update(type(row), changed_names(params)), params)]
+    statements = [(versioned_update(model, changed_names(params)), params)]
     statements += [(inserting(table, tuple(values)), values) for table, values in inserts]
     if events:
         numbered = journal.numbered_values(stream, events)

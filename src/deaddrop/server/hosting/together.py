@@ -25,7 +25,6 @@ from deaddrop.server.db.base import Base
 from deaddrop.server.db.driver import holds_connection, prepared, send_in, tell_listeners
 from deaddrop.server.db.inline_reads import sqlite_file, tell_engine
 from deaddrop.server.db.shared_commits import SharedCommits, shared_commits, sharing
-from deaddrop.server.db.versioned import mark_written
 from deaddrop.server.hosting.one_statement import one_insert, one_insert_values, one_write_values
 from deaddrop.server.hosting.shared_write import Step, shared_insert, shared_write
 from deaddrop.server.live import journal
@@ -33,47 +32,48 @@ from deaddrop.server.live import journal
 
 async def write_row(
     db: AsyncSession,
-    row: Base,
+    model: type[Base],
+    params: dict[str, Any],
     inserts: Sequence[tuple[Table, dict[str, Any]]],
     stream: str,
     events: Sequence[Event],
 ) -> int | None:
-    """The game's versioned row, the log's inserts and the journal rows of `events` written
-    together, the row then kept as written; the journal's new last seq (0: none), or None."""
+    """A game's versioned row (`params`: its UPDATE's values, db/versioned.py), the log's
+    inserts and the journal rows of `events` written together; the journal's new last seq (0:
+    none), or None (nothing written). The caller keeps the row as written."""
     postgresql = _postgresql(db)
     if postgresql is not None:  # sent alone: off the pool when `db` holds no connection
-        return await _row_in_one(db, postgresql, row, inserts, stream, events)
+        return await _row_in_one(db, postgresql, model, params, inserts, stream, events)
     joining = _lone_sharing(db)
     if joining is None:
         connection = await db.connection()
         joining = _held_sharing(connection)
         if joining is None:
             return None
-    unit = shared_write(joining.dialect, row, inserts, stream, events)
+    unit = shared_write(joining.dialect, model, params, inserts, stream, events)
     if unit is None:
         return None
     seq: int = await joining.run(unit, unit.steps)
-    mark_written(db, row, unit.version)
     return seq
 
 
 async def _row_in_one(
     db: AsyncSession,
     dialect: Dialect,
-    row: Base,
+    model: type[Base],
+    params: dict[str, Any],
     inserts: Sequence[tuple[Table, dict[str, Any]]],
     stream: str,
     events: Sequence[Event],
 ) -> int | None:
     """`write_row` on PostgreSQL: one statement."""
-    found = one_write_values(row, inserts, stream, events)
+    found = one_write_values(model, params, inserts, stream, events)
     if found is None or prepared(found[0], dialect) is None:
         return None
     statement, values = found
     written, seq = (await send_in(db, statement, values, alone=True)).rows[0]
     if written != 1:
         raise StaleDataError("the game row was changed meanwhile")
-    mark_written(db, row, values["_new"])
     return int(seq)
 
 
@@ -130,6 +130,12 @@ class _Joining:
         for step in heard:
             self.tell(step.ready.sql, step.parameters)
         return await self.shared.run(unit)
+
+
+def writes_alone(db: AsyncSession) -> bool:
+    """Whether `write_row` writes without a pooled connection of `db`'s own: on PostgreSQL (one
+    statement sent alone) or on a SQLite file whose saves share commits, `db` holding none."""
+    return _postgresql(db) is not None or _lone_sharing(db) is not None
 
 
 def _postgresql(db: AsyncSession) -> Dialect | None:

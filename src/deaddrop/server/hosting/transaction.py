@@ -25,7 +25,7 @@ from deaddrop.engine.core.protocol import Engine
 from deaddrop.server.db.base import Base
 from deaddrop.server.db.driver import holds_connection, inserting, send_in
 from deaddrop.server.db.pending import has_changes, has_changes_besides
-from deaddrop.server.db.versioned import changes_to_write, write_versioned_row
+from deaddrop.server.db.versioned import changes_to_write, mark_written, write_versioned_row
 from deaddrop.server.hosting import together, writers
 from deaddrop.server.hosting.refusals import Refused, Stale
 from deaddrop.server.hosting.states import StateCache
@@ -192,9 +192,16 @@ class GameWrite(Generic[StateT, ActionT]):
             return None
         if has_changes_besides(db, row):
             return None  # the ORM's flush at the commit would write them apart from it
-        seq = await together.write_row(db, row, self._inserts, self.stream, self._events)
-        if seq is not None:
-            self._inserts = []
+        params = changes_to_write(row)
+        if params is None:
+            return None  # nothing changed on the row: left to the ORM
+        seq = await together.write_row(
+            db, type(row), params, self._inserts, self.stream, self._events
+        )
+        if seq is None:
+            return None
+        self._inserts = []
+        mark_written(db, row, params["_new"])
         return seq
 
     async def _write_rows(self) -> None:

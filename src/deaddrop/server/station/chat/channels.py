@@ -23,7 +23,7 @@ from deaddrop.engine.station.state import State
 from deaddrop.server.db.driver import send_in
 from deaddrop.server.hosting.refusals import Refused, Stale
 from deaddrop.server.hosting.shared_write import keyed
-from deaddrop.server.hosting.transaction import Conflict
+from deaddrop.server.hosting.transaction import Conflict, GameWrite
 from deaddrop.server.live import journal
 from deaddrop.server.station.chat.models import StationMessage
 from deaddrop.server.station.chat.rate import (
@@ -38,7 +38,7 @@ from deaddrop.server.station.chat.rate import RATE_WINDOW as RATE_WINDOW
 from deaddrop.server.station.chat.rate import RateLimited as RateLimited
 from deaddrop.server.station.game.access import GameContext, read_again
 from deaddrop.server.station.game.refusals import explain
-from deaddrop.server.station.game.store import STATION, known_later, load_state, write_to
+from deaddrop.server.station.game.store import STATION, known_later, load_state
 from deaddrop.server.station.game.writes import reload_context
 from deaddrop.server.station.live.stream import MESSAGE_EVENT, listener_of, stream_of
 from deaddrop.server.station.tabs.positions import advance, position
@@ -116,32 +116,64 @@ async def _post_once(
     journal's next seq: `Conflict`)."""
     game, seat = context.game, context.seat
     assert seat is not None  # checked by do_post
-    state = await load_state(db, game)
+    poster = Poster(game.id, game.public_id, seat, listener_of(context))
+    sent = await post_as(db, poster, await load_state(db, game), channel, text, now)
+    assert sent is not None  # stored one way or the other
+    return sent
+
+
+@dataclass(frozen=True)
+class Poster:
+    """Who posts in which game: its row id and public id, the seat, and whom the journal
+    counts for them (`listener_of`)."""
+
+    game_id: int
+    public_id: str
+    seat: int
+    listener: journal.Listener
+
+
+async def post_as(
+    db: AsyncSession,
+    poster: Poster,
+    state: State,
+    channel: Channel,
+    text: str,
+    now: datetime,
+    *,
+    together_only: bool = False,
+) -> Sent | None:
+    """`_post_once` on the game at `state`, under the writer lock; with `together_only`, None
+    (nothing stored) when the message cannot be stored together with its journal row."""
     try:
-        check_post(state, seat, channel, text)
+        check_post(state, poster.seat, channel, text)
     except IllegalAction as error:
         raise explain(error) from None
-    stream, listener = stream_of(game.public_id), listener_of(context)
+    stream, listener = stream_of(poster.public_id), poster.listener
     # The journal's newest seq and the poster's cursor there in one read: the writer lock
     # keeps this process's writers out until the commit, a unique (stream, seq) the others.
     last, cursor = await position(db, stream, listener)
     audience = readers(state, channel, state.day)
-    payload = {"channel": channel.value, "day": state.day, "seat": seat}
+    payload = {"channel": channel.value, "day": state.day, "seat": poster.seat}
     message = Event(MESSAGE_EVENT, payload, audience)  # its "id": the message's, once stored
-    write = write_to(db, game)
+    write = GameWrite(db, STATION, poster.public_id)  # the game row itself is not written
     rate = chat_rate_of(db)
-    values = within_rate_values(rate, game.id, seat, channel.value, state.day, text, now)
+    values = within_rate_values(
+        rate, poster.game_id, poster.seat, channel.value, state.day, text, now
+    )
     # The message and its journal row stored together (PostgreSQL: one statement; SQLite: one
     # unit of a shared commit), else one after the other in a transaction.
     stored = await write.commit_inserting(
         INSERT_WITHIN_RATE, values, last, [message], "id", lambda: rate_limited(rate)
     )
-    if stored is None:
+    if stored is not None:
+        seq = stored[0]
+    elif together_only:
+        return None
+    else:
         message_id = await insert_within_rate(db, values, rate)
         write.journal([keyed(message, "id", message_id)])
         seq = await write.commit(after=last)
-    else:
-        seq = stored[0]
     if journal.visible_to(audience, listener):
         cursor += 1
     advance(db, stream, listener, seq, cursor)

@@ -4,19 +4,23 @@ from the posted fields, and the text goes through `do_post` whatever made it."""
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
+from typing import Any
 
-from litestar import post
+from litestar import Response, post
 from litestar.handlers import HTTPRouteHandler
 from litestar.params import FromPath
 from litestar.response import Template
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from deaddrop.server.accounts.auth import Me
+from deaddrop.server.clock import Clock
 from deaddrop.server.db.dependencies import DB
 from deaddrop.server.db.prefetch import PREFETCH_KEY
 from deaddrop.server.hosting.refusals import Refused
-from deaddrop.server.quick_posts import QUICK_KEY
+from deaddrop.server.quick_posts import PLAIN_KEY, QUICK_KEY
+from deaddrop.server.sessions import SessionBackend
 from deaddrop.server.station.chat.channels import channel_of, do_post
+from deaddrop.server.station.chat.plain_posts import plain_post
 from deaddrop.server.station.game.access import MEMBER_READ, GameContext, access_game_for_player
 from deaddrop.server.station.game.http import (
     AnyRequest,
@@ -83,9 +87,15 @@ def channel_post(
 
         return await handle_form(request, tab_of(game_id, channel), work, refused)
 
+    async def plain(
+        request: AnyRequest, backend: SessionBackend, clock: Clock
+    ) -> Response[Any] | None:
+        return await plain_post(request, backend, clock, text_of, message)
+
     handler.__doc__ = text_of.__doc__
     handler.__name__ = handler.__qualname__ = name
-    # Its JSON posts go quick: its parameters are those a quick post gives (quick_posts.py).
-    # Its game and seat are read with the session (db/prefetch.py).
-    opt = {QUICK_KEY: True, PREFETCH_KEY: MEMBER_READ}
+    # Its JSON posts go quick: its parameters are those a quick post gives (quick_posts.py);
+    # tried first its plain way (plain_posts.py). Its game and seat are read with the session
+    # (db/prefetch.py).
+    opt = {QUICK_KEY: True, PREFETCH_KEY: MEMBER_READ, PLAIN_KEY: plain}
     return post(game_paths("", tail + "{channel:str}"), name=name, opt=opt)(handler)

@@ -22,7 +22,7 @@ from deaddrop.server.errors import is_api
 from deaddrop.server.hosting import forms
 from deaddrop.server.hosting.forms import AnyRequest, Fields, Reply, flag
 from deaddrop.server.hosting.refusals import Refused
-from deaddrop.server.quick_posts import QUICK_KEY
+from deaddrop.server.quick_posts import PLAIN_KEY, QUICK_KEY, PlainPost
 from deaddrop.server.render import see_other
 from deaddrop.server.station.game.access import MEMBER_READ
 
@@ -117,9 +117,11 @@ def game_paths(prefix: str, tail: str) -> list[str]:
     return [f"/games/{{game_id:str}}/{prefix}{tail}", f"/api/games/{{game_id:str}}/{prefix}{tail}"]
 
 
-def game_post(path: str, name: str, endpoint: Endpoint, doc: str | None) -> HTTPRouteHandler:
+def game_post(
+    path: str, name: str, endpoint: Endpoint, doc: str | None, plain: PlainPost | None = None
+) -> HTTPRouteHandler:
     """The POST handler `name` at a game's `path` (`game_paths`), for a person logged in, doing
-    `endpoint`."""
+    `endpoint`; `plain`, when given, its plain way for a JSON post (server/quick_posts.py)."""
 
     async def handler(
         request: AnyRequest, db: DB, me: Me, clock: ClockDep, game_id: FromPath[str]
@@ -130,5 +132,7 @@ def game_post(path: str, name: str, endpoint: Endpoint, doc: str | None) -> HTTP
     handler.__name__ = handler.__qualname__ = name
     # Its JSON posts go quick: its parameters are those a quick post gives (quick_posts.py).
     # Its game and seat are read with the session (db/prefetch.py).
-    opt = {QUICK_KEY: True, PREFETCH_KEY: MEMBER_READ}
+    opt: dict[str, Any] = {QUICK_KEY: True, PREFETCH_KEY: MEMBER_READ}
+    if plain is not None:
+        opt[PLAIN_KEY] = plain
     return post(game_paths("", path), name=name, opt=opt)(handler)

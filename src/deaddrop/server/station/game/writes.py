@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import secrets
 from datetime import datetime
+from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm.attributes import flag_modified
@@ -73,12 +74,27 @@ def announce(db: AsyncSession, game: StationGame, kind: str, text: str) -> Event
 
 def follow_engine(game: StationGame, state: State, now: datetime) -> None:
     """Bring the game row's day, status and winner in line with the engine state."""
-    game.day = state.day
-    touch(game, now)
+    set_on_row(game, engine_changes(state, now))
+
+
+def set_on_row(game: StationGame, changes: dict[str, Any]) -> None:
+    """Set `changes` (from `engine_changes`, among others) on the game row, to be written."""
+    for name, value in changes.items():
+        setattr(game, name, value)
+    flag_modified(game, "updated_at")  # written even when `now` is the value it holds (`touch`)
+
+
+def engine_changes(state: State, now: datetime) -> dict[str, Any]:
+    """What the game row's attributes become to follow the engine state: its day, its status
+    and winner once over, and `updated_at` (every write touches the row, `touch`)."""
+    changes: dict[str, Any] = {"day": state.day, "updated_at": now}
     if state.over:
-        game.status = "over"
-        game.winner = state.winner
-        game.deadline = None
-        game.pause_ends_at = None
-        game.paused_remaining_seconds = None
-        game.ended_at = now
+        changes.update(
+            status="over",
+            winner=state.winner,
+            deadline=None,
+            pause_ends_at=None,
+            paused_remaining_seconds=None,
+            ended_at=now,
+        )
+    return changes

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
-from litestar import Router
+from litestar import Response, Router
 from litestar.handlers import HTTPRouteHandler
 
 from deaddrop.engine.station import (
@@ -29,6 +30,7 @@ from deaddrop.server.accounts.auth import Me
 from deaddrop.server.clock import Clock
 from deaddrop.server.db.dependencies import DB
 from deaddrop.server.hosting.refusals import Refused
+from deaddrop.server.sessions import SessionBackend
 from deaddrop.server.station.game.access import access_game_for_player
 from deaddrop.server.station.game.http import (
     AnyRequest,
@@ -41,6 +43,7 @@ from deaddrop.server.station.game.http import (
 )
 from deaddrop.server.station.game.store import names_state
 from deaddrop.server.station.game.writes import table_epoch
+from deaddrop.server.station.play.plain_saves import plain_save
 from deaddrop.server.station.play.service import do_act
 
 
@@ -103,7 +106,15 @@ def save_route(
         ) -> Reply:
             return await _save(request, db, me, clock, game_id, tab, read, message)
 
-        return game_post(tail, name, endpoint, read.__doc__)
+        def read_plainly(state: State, seat: int, fields: dict[str, str]) -> Action:
+            return read(Posted(state, seat, fields))
+
+        async def plain(
+            request: AnyRequest, backend: SessionBackend, clock: Clock
+        ) -> Response[Any] | None:
+            return await plain_save(request, backend, clock, read_plainly, message)
+
+        return game_post(tail, name, endpoint, read.__doc__, plain)
 
     return endpoint_of
 

@@ -7,6 +7,7 @@ import asyncio
 import random
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any, Protocol
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -20,7 +21,7 @@ from deaddrop.engine.station import (
 from deaddrop.server.clock import Clock
 from deaddrop.server.db.base import utcnow
 from deaddrop.server.hosting.refusals import Refused, Stale
-from deaddrop.server.hosting.transaction import Conflict, check_version
+from deaddrop.server.hosting.transaction import Conflict, GameWrite, check_version
 from deaddrop.server.station.game.access import GameContext, read_again
 from deaddrop.server.station.game.models import (
     StationAction,
@@ -29,8 +30,9 @@ from deaddrop.server.station.game.models import (
 from deaddrop.server.station.game.store import STATION, known_later, load_state, write_to
 from deaddrop.server.station.game.writes import (
     announce,
-    follow_engine,
+    engine_changes,
     reload_context,
+    set_on_row,
     table_epoch,
 )
 from deaddrop.server.station.play.pouch_due import POUCH_RUNNER
@@ -55,7 +57,7 @@ class Acted:
     """What it told whom (journaled with it)."""
 
 
-def check_playable(game: StationGame, now: datetime, *, paused_ok: bool = False) -> None:
+def check_playable(game: PlayedGame, now: datetime, *, paused_ok: bool = False) -> None:
     """The desks are open: the game runs and today's Pouch has not left yet."""
     if game.status == "lobby":
         raise Refused("The game has not started yet.")
@@ -63,6 +65,53 @@ def check_playable(game: StationGame, now: datetime, *, paused_ok: bool = False)
         raise Refused("The host has paused the game; nothing can be saved until it resumes.")
     if game.deadline is not None and game.deadline <= now:
         raise Stale("Today's Pouch has left. Wait a moment for the Morning Cable, then reload.")
+
+
+class PlayedGame(Protocol):
+    """What a play action reads of its game's row (the row itself, or its values)."""
+
+    @property
+    def status(self) -> str: ...
+    @property
+    def version(self) -> int: ...
+    @property
+    def deadline(self) -> datetime | None: ...
+    @property
+    def early_pouch(self) -> bool: ...
+
+
+def play_changes(
+    game: PlayedGame, new_state: State, now: datetime, *, removal: bool = False
+) -> dict[str, Any]:
+    """The game row's new values once a play action took it to `new_state`: the next version,
+    the engine's day and end (`engine_changes`), and the deadline an early Pouch brings on."""
+    version = game.version + 1
+    changes = {"version": version, **engine_changes(new_state, now)}
+    if removal:
+        changes["table_version"] = version  # pages from before the removal are stale
+    deadline = changes.get("deadline", game.deadline)
+    if game.early_pouch and all_done(new_state) and deadline is not None:
+        changes["deadline"] = min(deadline, now)  # S41: the runner sends it at once
+    return changes
+
+
+def action_row(
+    game_id: int,
+    version: int,
+    day: int,
+    write: GameWrite[State, Action],
+    action: Action,
+    user_id: int | None,
+) -> dict[str, Any]:
+    """The log entry of `action`, taken on `day` to the game's `version` by `user_id`."""
+    return {
+        "game_id": game_id,
+        "seq": version,
+        "day": day,
+        "action": write.action_json(action),
+        "user_id": user_id,
+        "created_at": utcnow(),
+    }
 
 
 async def do_act(
@@ -138,23 +187,9 @@ async def _act_once(
     write = write_to(db, game)
     new_state, events = write.apply(state, action)  # the engine's audiences, same commit
     write.journal(await back_on_save(db, context, state, now))  # their own save wins (S7)
-    game.version += 1
-    if isinstance(action, RemovePlayer):
-        game.table_version = game.version  # pages from before the removal are stale
-    follow_engine(game, new_state, now)
-    if game.early_pouch and all_done(new_state) and game.deadline is not None:
-        game.deadline = min(game.deadline, now)  # S41: the runner sends it at once
-    write.insert(
-        ACTIONS,
-        {
-            "game_id": game.id,
-            "seq": game.version,
-            "day": state.day,
-            "action": write.action_json(action),
-            "user_id": context.user.id if context.user is not None else None,
-            "created_at": utcnow(),
-        },
-    )
+    set_on_row(game, play_changes(game, new_state, now, removal=isinstance(action, RemovePlayer)))
+    user_id = context.user.id if context.user is not None else None
+    write.insert(ACTIONS, action_row(game.id, game.version, state.day, write, action, user_id))
     if announcement is not None:
         write.journal([announce(db, game, *announcement)])
     write.reached(game.version, new_state)

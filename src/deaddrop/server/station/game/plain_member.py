@@ -1,0 +1,93 @@
+"""The session's read of a plain post (server/quick_posts.py), as values: the session's row,
+the account and the game with the person's seat in one statement, each as the driver gives it,
+checked as the full path checks them (sessions.py, accounts/auth.py, game/access.py), with no
+ORM object made. Anything out of the ordinary gives None: the post goes the full way."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from deaddrop.server.accounts.auth import USER_ID_KEY, holds_for
+from deaddrop.server.accounts.models import User
+from deaddrop.server.db.raw_rows import columns_of, values_of
+from deaddrop.server.db.request_session import request_session
+from deaddrop.server.db.store import DatabaseStore
+from deaddrop.server.hosting.forms import AnyRequest
+from deaddrop.server.sessions import SessionBackend
+from deaddrop.server.station.game.access import MEMBER_READ
+from deaddrop.server.station.game.models import StationGame, StationSeat
+
+_GAME_COUNT = len(columns_of(StationGame))
+_ACCOUNT_EPOCH = [column.key for column in columns_of(User)].index("auth_epoch")
+
+
+@dataclass(frozen=True, slots=True)
+class GameValues:
+    """The game row's values a plain post reads (`service.PlayedGame` among them)."""
+
+    id: int
+    public_id: str
+    status: str
+    deadline: datetime | None
+    version: int
+    row_version: int
+    early_pouch: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Reading:
+    """What the session's read gave a plain post: its game, the person's seat, who they are."""
+
+    game: GameValues
+    seat: int
+    user_id: int
+
+
+async def read_member(request: AnyRequest, backend: SessionBackend) -> Reading | None:
+    """The session's row with the account and the game with the person's seat, as values,
+    when all of it is as a plain post needs it; else None."""
+    scope = request.scope
+    session_id = request.cookies.get(backend.config.key)
+    user_id = None if session_id is None else backend.names.get(session_id)
+    store = backend.config.get_store_from_app(scope["app"])
+    if session_id is None or user_id is None or not isinstance(store, DatabaseStore):
+        return None  # a session this process has not read yet: the full path learns it
+    member = MEMBER_READ.values(scope.get("path_params") or {}, user_id)
+    if member is None:
+        return None
+    db = request_session(scope, store.sessionmaker)
+    found = await store.get_with_values(
+        db, session_id, User, user_id, (MEMBER_READ.statement, member)
+    )
+    if found is None:
+        return None
+    raw, account, rows = found
+    data = backend.deserialize_data(raw)
+    if data.get(USER_ID_KEY) != user_id or account is None or len(rows) != 1:
+        return None
+    if not holds_for(data, account[_ACCOUNT_EPOCH]) or not backend.stays_as_read(data, raw, scope):
+        return None
+    return _reading(rows[0], user_id)
+
+
+def _reading(row: tuple[Any, ...], user_id: int) -> Reading | None:
+    """The game and seat of the member's read, when the game has started and the seat is the
+    person's own to play (no bot standing in for them); else None."""
+    game = values_of(StationGame, row[:_GAME_COUNT])
+    seat = values_of(StationSeat, row[_GAME_COUNT:])
+    if game["setup"] is None or seat["seat"] is None or seat["bot_level"] is not None:
+        return None
+    if seat["user_id"] != user_id:
+        return None
+    values = GameValues(
+        game["id"],
+        game["public_id"],
+        game["status"],
+        game["deadline"],
+        game["version"],
+        game["row_version"],
+        game["early_pouch"],
+    )
+    return Reading(values, seat["seat"], user_id)
