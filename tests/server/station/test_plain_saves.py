@@ -21,10 +21,12 @@ from deaddrop.server.accounts.models import User
 from deaddrop.server.cookies import CSRF_COOKIE
 from deaddrop.server.hosting import together
 from deaddrop.server.live.models import LiveEvent
+from deaddrop.server.settings import Settings
 from deaddrop.server.station.game.models import StationAction, StationGame, StationSeat
 from deaddrop.server.station.game.store import STATION, load_state
 from deaddrop.server.station.game.writes import table_epoch
 from deaddrop.server.station.play import routes
+from tests.server.conftest import Database
 from tests.server.station.plain_fixtures import known, plain_outcomes  # noqa: F401 (fixture)
 from tests.server.station.tabs_fixtures import (  # noqa: F401 (fixtures)
     RunDB,
@@ -268,3 +270,22 @@ def test_a_paused_game_is_left_to_the_full_path(
     refused = post(bob, table, "vote", {"vote": table.codenames[2]})
     assert refused.status_code == 422 and "paused" in refused.json()["detail"]
     assert plainly == [False]
+
+
+class TestWithoutSharedCommits:
+    """On SQLite with shared commits off (`SHARED_COMMITS=0`) a save's writes need a pooled
+    connection of its own: every save goes the full way."""
+
+    @pytest.fixture
+    def settings(self, database: Database) -> Settings:
+        return database.settings(shared_commits=False)
+
+    def test_a_vote_goes_the_full_way(
+        self, table: Table, run_db: RunDB, plainly: list[bool], database: Database
+    ) -> None:
+        bob = table.players[1]
+        known(bob, table)
+        assert post(bob, table, "vote", {"vote": table.codenames[2]}).status_code == 200
+        assert state_at(run_db, table).votes[1] == 2
+        # PostgreSQL writes in one statement whatever the setting says.
+        assert plainly == [database.backend == "postgresql"]

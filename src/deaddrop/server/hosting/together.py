@@ -135,7 +135,13 @@ class _Joining:
 def writes_alone(db: AsyncSession) -> bool:
     """Whether `write_row` writes without a pooled connection of `db`'s own: on PostgreSQL (one
     statement sent alone) or on a SQLite file whose saves share commits, `db` holding none."""
-    return _postgresql(db) is not None or _lone_sharing(db) is not None
+    bind = db.sync_session.bind
+    if not isinstance(bind, Engine) or holds_connection(db):
+        return False
+    if bind.dialect.name == "postgresql":
+        return True
+    file = sqlite_file(bind)
+    return file is not None and file.shares_commits
 
 
 def _postgresql(db: AsyncSession) -> Dialect | None:
