@@ -18,7 +18,12 @@ from deaddrop.server.live.models import LiveEvent
 from deaddrop.server.station.chat import posting
 from deaddrop.server.station.chat.models import StationMessage
 from deaddrop.server.station.game.store import STATION
-from tests.server.station.plain_fixtures import known, plain_outcomes  # noqa: F401 (fixture)
+from tests.server.station.plain_fixtures import (  # noqa: F401 (fixture)
+    known,
+    plain_outcomes,
+    set_game,
+    switched,
+)
 from tests.server.station.tabs_fixtures import (  # noqa: F401 (fixtures)
     RunDB,
     Table,
@@ -30,14 +35,8 @@ from tests.server.visitor import Visitor
 
 @pytest.fixture(params=[True, False], ids=["plain", "full"])
 def plain_on(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> bool:
-    """The plain way on, then off (every post then goes the full way)."""
-    if not request.param:
-
-        async def never(*_args: Any) -> None:
-            return None
-
-        monkeypatch.setattr(posting, "plain_post", never)
-    return bool(request.param)
+    """The plain way on, then off (every one then goes the full way)."""
+    return switched(request, monkeypatch, posting)
 
 
 def chat(player: Visitor, table: Table, channel: str, text: str) -> httpx.Response:

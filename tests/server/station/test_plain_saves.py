@@ -27,7 +27,12 @@ from deaddrop.server.station.game.store import STATION, load_state
 from deaddrop.server.station.game.writes import table_epoch
 from deaddrop.server.station.play import routes
 from tests.server.conftest import Database
-from tests.server.station.plain_fixtures import known, plain_outcomes  # noqa: F401 (fixture)
+from tests.server.station.plain_fixtures import (  # noqa: F401 (fixture)
+    known,
+    plain_outcomes,
+    set_game,
+    switched,
+)
 from tests.server.station.tabs_fixtures import (  # noqa: F401 (fixtures)
     RunDB,
     Table,
@@ -39,14 +44,8 @@ from tests.server.visitor import Visitor
 
 @pytest.fixture(params=[True, False], ids=["plain", "full"])
 def plain_on(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> bool:
-    """The plain way on, then off (every save then goes the full way)."""
-    if not request.param:
-
-        async def never(*_args: Any) -> None:
-            return None
-
-        monkeypatch.setattr(routes, "plain_save", never)
-    return bool(request.param)
+    """The plain way on, then off (every one then goes the full way)."""
+    return switched(request, monkeypatch, routes)
 
 
 def post(player: Visitor, table: Table, tail: str, fields: dict[str, Any]) -> httpx.Response:
@@ -127,15 +126,7 @@ def test_saves_of_every_kind_go_plainly_and_mark_done_brings_the_pouch_on(
 ) -> None:
     """S41: once every seat is done in a game with the early Pouch, the deadline is now."""
 
-    async def early(db: AsyncSession) -> None:
-        await db.execute(
-            update(StationGame)
-            .where(StationGame.public_id == table.game_id)
-            .values(early_pouch=True, row_version=StationGame.row_version + 1)
-        )
-        await db.commit()
-
-    run_db(early)
+    set_game(run_db, table, early_pouch=True)
     for player in table.players:
         known(player, table)
     bob = table.players[1]
@@ -258,15 +249,7 @@ def test_a_paused_game_is_left_to_the_full_path(
     bob = table.players[1]
     known(bob, table)
 
-    async def pause(db: AsyncSession) -> None:
-        await db.execute(
-            update(StationGame)
-            .where(StationGame.public_id == table.game_id)
-            .values(status="paused", row_version=StationGame.row_version + 1)
-        )
-        await db.commit()
-
-    run_db(pause)
+    set_game(run_db, table, status="paused")
     refused = post(bob, table, "vote", {"vote": table.codenames[2]})
     assert refused.status_code == 422 and "paused" in refused.json()["detail"]
     assert plainly == [False]

@@ -43,9 +43,6 @@ async def plain_post(
     if reading is None:
         return None
     game = reading.game
-    cached = STATION.states.get(game.public_id)
-    if cached is None or cached[0] != game.version:
-        return None  # a state to read the log for: the full path replays it
     try:
         name = str((request.scope.get("path_params") or {}).get("channel", ""))
         channel = channel_of(name)
@@ -59,13 +56,11 @@ async def plain_post(
     listener = journal.EVERYONE if game.status == "over" else reading.seat
     poster = Poster(game.id, game.public_id, reading.seat, listener)
     async with STATION.writer_lock(game.public_id):
-        newest = STATION.states.get(game.public_id)
-        if newest is None or newest[0] != game.version:
-            return None  # another writer of this process went first: read again
+        state = reading.current()
+        if state is None:
+            return None  # another writer of this process went first: the full path reads again
         try:
-            sent = await post_as(
-                db, poster, newest[1], channel, text, clock.now(), together_only=True
-            )
+            sent = await post_as(db, poster, state, channel, text, clock.now(), together_only=True)
         except (Refused, Conflict):
             return None  # the rate limit, the engine's refusal or a lost race: the full path
     if sent is None:

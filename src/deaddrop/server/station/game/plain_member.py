@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from deaddrop.engine.station import State
 from deaddrop.server.accounts.auth import USER_ID_KEY, holds_for
 from deaddrop.server.accounts.models import User
 from deaddrop.server.db.raw_rows import columns_of, values_of
@@ -18,6 +19,7 @@ from deaddrop.server.hosting.forms import AnyRequest
 from deaddrop.server.sessions import SessionBackend
 from deaddrop.server.station.game.access import MEMBER_READ
 from deaddrop.server.station.game.models import StationGame, StationSeat
+from deaddrop.server.station.game.store import STATION
 
 _GAME_COUNT = len(columns_of(StationGame))
 _ACCOUNT_EPOCH = [column.key for column in columns_of(User)].index("auth_epoch")
@@ -38,11 +40,18 @@ class GameValues:
 
 @dataclass(frozen=True, slots=True)
 class Reading:
-    """What the session's read gave a plain post: its game, the person's seat, who they are."""
+    """What the session's read gave a plain post: its game, the person's seat, who they are,
+    and the engine state this process keeps at the game's version read."""
 
     game: GameValues
     seat: int
     user_id: int
+    state: State
+
+    def current(self) -> State | None:
+        """The state read, if no writer of this process went on from it since (asked under
+        the game's writer lock: each caches what it reached before letting go); else None."""
+        return _kept_at(self.game)
 
 
 async def read_member(request: AnyRequest, backend: SessionBackend) -> Reading | None:
@@ -72,9 +81,16 @@ async def read_member(request: AnyRequest, backend: SessionBackend) -> Reading |
     return _reading(rows[0], user_id)
 
 
+def _kept_at(game: GameValues) -> State | None:
+    """The engine state this process keeps of `game` at its version, if it is its newest."""
+    newest = STATION.states.get(game.public_id)
+    return newest[1] if newest is not None and newest[0] == game.version else None
+
+
 def _reading(row: tuple[Any, ...], user_id: int) -> Reading | None:
-    """The game and seat of the member's read, when the game has started and the seat is the
-    person's own to play (no bot standing in for them); else None."""
+    """The game and seat of the member's read, when the game has started, the seat is the
+    person's own to play (no bot standing in for them) and this process keeps the game's state
+    at the version read; else None."""
     game = values_of(StationGame, row[:_GAME_COUNT])
     seat = values_of(StationSeat, row[_GAME_COUNT:])
     if game["setup"] is None or seat["seat"] is None or seat["bot_level"] is not None:
@@ -90,4 +106,7 @@ def _reading(row: tuple[Any, ...], user_id: int) -> Reading | None:
         game["row_version"],
         game["early_pouch"],
     )
-    return Reading(values, seat["seat"], user_id)
+    state = _kept_at(values)
+    if state is None:
+        return None  # a state to read the log for: the full path replays it
+    return Reading(values, seat["seat"], user_id, state)

@@ -65,23 +65,17 @@ async def plain_save(
     reading = await read_member(request, backend)
     if reading is None:
         return None
-    game = reading.game
-    cached = STATION.states.get(game.public_id)
-    if cached is None or cached[0] != game.version:
-        return None  # a state to read the log for: the full path replays it
     try:
         fields = await fields_of(request)
-        action = read(cached[1], reading.seat, fields)
+        action = read(reading.state, reading.seat, fields)
         expected = version_of(fields)
     except (Refused, HTTPException):
         return None  # answered by the full path, in its own words
-    async with STATION.writer_lock(game.public_id):
-        # Another writer of this process may have gone first since the read (it cached its
-        # version before letting go): the full path reads the game again.
-        newest = STATION.states.get(game.public_id)
-        if newest is None or newest[0] != game.version:
-            return None
-        acted = await _act(request, reading, newest[1], action, expected, clock.now())
+    async with STATION.writer_lock(reading.game.public_id):
+        state = reading.current()
+        if state is None:
+            return None  # another writer of this process went first: the full path reads again
+        acted = await _act(request, reading, state, action, expected, clock.now())
     if acted is None:
         return None
     body = {"ok": True, "message": message, "version": table_epoch(acted)}
