@@ -21,7 +21,6 @@ from deaddrop.server.station.game.store import STATION
 from tests.server.station.plain_fixtures import (  # noqa: F401 (fixture)
     known,
     plain_outcomes,
-    set_game,
     switched,
 )
 from tests.server.station.tabs_fixtures import (  # noqa: F401 (fixtures)

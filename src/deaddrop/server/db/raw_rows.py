@@ -37,12 +37,6 @@ def _layout(model: type[Base]) -> tuple[Any, tuple[Any, ...], tuple[str, ...], t
     return mapper, columns, keys, primary
 
 
-def values_of(model: type[Base], values: Sequence[Any]) -> dict[str, Any]:
-    """A row of `model`'s columns (`columns_of` order) as its attributes' values, by name: what
-    `loaded` would set on its object, without the object."""
-    return dict(zip(_layout(model)[2], values, strict=True))
-
-
 def loaded(db: AsyncSession, model: type[M], values: Sequence[Any]) -> M:
     """The persistent `model` object of a row of its columns (`columns_of` order, values as
     SQLAlchemy reads them); the session's own object when it already holds that row."""

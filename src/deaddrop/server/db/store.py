@@ -35,6 +35,12 @@ _VALUE = select(KeyValue.value).where(*_LIVE)
 """A live value (every page reads the session's): built once, not per request."""
 
 
+def live_value_with(*columns: Any) -> Select[Any]:
+    """The live value and `columns` beside it, under the binds `DatabaseStore.live_values`
+    gives (namespace, key, now): for a read of other rows with a stored value (a session's)."""
+    return select(KeyValue.value, *columns).where(*_LIVE)
+
+
 _WITH_ROW: dict[tuple[type[Any], Any], tuple[Select[Any], int]] = {}
 _STORE_BINDS = frozenset({"namespace", "key", "now", "row_id"})
 
@@ -175,7 +181,7 @@ class DatabaseStore(NamespacedStore):
 
     async def get_in(self, db: AsyncSession, key: str) -> bytes | None:
         """The live value under `key`, read through `db` (a request's own session)."""
-        value: bytes | None = await db.scalar(_VALUE, self._live_values(key))
+        value: bytes | None = await db.scalar(_VALUE, self.live_values(key))
         return value
 
     async def get_with_row(
@@ -191,27 +197,7 @@ class DatabaseStore(NamespacedStore):
         it needs `db.get` to find it: a session holds its rows only weakly. `companion`, a query
         and its values, is read in the same statement and kept in `db` for the request to take
         (db/prefetch.py)."""
-        found = await self.get_with_values(db, key, model, row_id, companion)
-        if found is None:
-            return None, None
-        value, columns, rows = found
-        row = None if columns is None else loaded(db, model, columns)
-        if companion is not None:
-            keep(db, companion[0], companion[1], rows)
-        return value, row
-
-    async def get_with_values(
-        self,
-        db: AsyncSession,
-        key: str,
-        model: type[Any],
-        row_id: Any,
-        companion: tuple[Select[Any], dict[str, Any]] | None = None,
-    ) -> tuple[bytes, tuple[Any, ...] | None, list[tuple[Any, ...]]] | None:
-        """What `get_with_row` reads, as the driver's values (no object made): the live value
-        under `key`, the `model` row's columns (None: no such row) and the companion's rows (none
-        without one); None when no live value is under `key`."""
-        values = {**self._live_values(key), "row_id": row_id}
+        values = {**self.live_values(key), "row_id": row_id}
         statement, split = _value_with_row(model, None if companion is None else companion[0])
         if companion is not None:
             values.update(companion[1])
@@ -219,17 +205,18 @@ class DatabaseStore(NamespacedStore):
         # Alone: on PostgreSQL no BEGIN for it (a save may need none: hosting/one_statement.py).
         found = (await send_in(db, statement, values, alone=True)).rows
         if not found:
-            return None
+            return None, None
         value, *columns = found[0][:split]
         # No row of that key: the outer join gives its every column as NULL.
-        row = None if all(column is None for column in columns) else tuple(columns)
-        rows: list[tuple[Any, ...]] = []
+        missing = all(column is None for column in columns)
+        row = None if missing else loaded(db, model, columns)
         if companion is not None:
             # No row of the companion's: one row of NULLs (a query's rows have a column that
             # is never NULL, their key).
-            tails = [tuple(tail[split:]) for tail in found]
-            rows = [] if all(cell is None for cell in tails[0]) else tails
-        return cast(bytes, value), row, rows
+            rows = [tail[split:] for tail in found]
+            kept = [] if all(cell is None for cell in rows[0]) else rows
+            keep(db, companion[0], companion[1], kept)
+        return cast(bytes, value), row
 
     async def delete(self, key: str) -> None:
         """Forget `key`; nothing happens if it is not there."""
@@ -277,7 +264,8 @@ class DatabaseStore(NamespacedStore):
             await db.commit()
         return int(getattr(result, "rowcount", 0) or 0)
 
-    def _live_values(self, key: str) -> dict[str, Any]:
+    def live_values(self, key: str) -> dict[str, Any]:
+        """The values of the binds of a live value's read (`live_value_with`) under `key`."""
         return {"namespace": self.namespace, "key": key, "now": utcnow()}
 
     def _live(self, key: str) -> tuple[ColumnElement[bool], ...]:

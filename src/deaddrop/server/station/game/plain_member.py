@@ -9,20 +9,42 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from sqlalchemy import and_, bindparam
+
 from deaddrop.engine.station import State
 from deaddrop.server.accounts.auth import USER_ID_KEY, holds_for
 from deaddrop.server.accounts.models import User
-from deaddrop.server.db.raw_rows import columns_of, values_of
+from deaddrop.server.db.driver import send_in
+from deaddrop.server.db.kv import KeyValue
 from deaddrop.server.db.request_session import request_session
-from deaddrop.server.db.store import DatabaseStore
+from deaddrop.server.db.store import DatabaseStore, live_value_with
 from deaddrop.server.hosting.forms import AnyRequest
 from deaddrop.server.sessions import SessionBackend
 from deaddrop.server.station.game.access import MEMBER_READ
 from deaddrop.server.station.game.models import StationGame, StationSeat
 from deaddrop.server.station.game.store import STATION
 
-_GAME_COUNT = len(columns_of(StationGame))
-_ACCOUNT_EPOCH = [column.key for column in columns_of(User)].index("auth_epoch")
+_GAMES, _SEATS, _USERS = StationGame.__table__, StationSeat.__table__, User.__table__
+_MEMBER_VALUES = live_value_with(
+    _USERS.c.auth_epoch,
+    _GAMES.c.id,
+    _GAMES.c.public_id,
+    _GAMES.c.status,
+    _GAMES.c.deadline,
+    _GAMES.c.version,
+    _GAMES.c.row_version,
+    _GAMES.c.early_pouch,
+    _GAMES.c.setup.is_not(None),
+    _SEATS.c.seat,
+    _SEATS.c.bot_level,
+).select_from(
+    KeyValue.__table__.join(_USERS, _USERS.c.id == bindparam("user"))
+    .join(_SEATS, _SEATS.c.user_id == _USERS.c.id)
+    .join(_GAMES, and_(_GAMES.c.id == _SEATS.c.game_id, _GAMES.c.public_id == bindparam("game")))
+)
+"""The session's live value, the account's epoch, and the game (`GameValues`, whether it has
+started) with the person's seat in it (`MEMBER_READ`'s binds): what a plain post checks,
+and no more (the full path's read makes every column of the three rows an object's)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,18 +89,17 @@ async def read_member(request: AnyRequest, backend: SessionBackend) -> Reading |
     if member is None:
         return None
     db = request_session(scope, store.sessionmaker)
-    found = await store.get_with_values(
-        db, session_id, User, user_id, (MEMBER_READ.statement, member)
-    )
-    if found is None:
-        return None
-    raw, account, rows = found
+    values = {**store.live_values(session_id), **member}
+    found = (await send_in(db, _MEMBER_VALUES, values, alone=True)).rows
+    if len(found) != 1:
+        return None  # no live session, no such account, or no seat of theirs: the full path
+    raw, epoch, *row = found[0]
     data = backend.deserialize_data(raw)
-    if data.get(USER_ID_KEY) != user_id or account is None or len(rows) != 1:
+    if data.get(USER_ID_KEY) != user_id or not holds_for(data, epoch):
         return None
-    if not holds_for(data, account[_ACCOUNT_EPOCH]) or not backend.stays_as_read(data, raw, scope):
-        return None
-    return _reading(rows[0], user_id)
+    if not backend.stays_as_read(data, raw, scope):
+        return None  # a session to renew or move: the full path writes it
+    return _reading(row, user_id)
 
 
 def _kept_at(game: GameValues) -> State | None:
@@ -87,26 +108,15 @@ def _kept_at(game: GameValues) -> State | None:
     return newest[1] if newest is not None and newest[0] == game.version else None
 
 
-def _reading(row: tuple[Any, ...], user_id: int) -> Reading | None:
+def _reading(row: list[Any], user_id: int) -> Reading | None:
     """The game and seat of the member's read, when the game has started, the seat is the
     person's own to play (no bot standing in for them) and this process keeps the game's state
     at the version read; else None."""
-    game = values_of(StationGame, row[:_GAME_COUNT])
-    seat = values_of(StationSeat, row[_GAME_COUNT:])
-    if game["setup"] is None or seat["seat"] is None or seat["bot_level"] is not None:
+    *columns, started, seat, bot_level = row
+    if not started or seat is None or bot_level is not None:
         return None
-    if seat["user_id"] != user_id:
-        return None
-    values = GameValues(
-        game["id"],
-        game["public_id"],
-        game["status"],
-        game["deadline"],
-        game["version"],
-        game["row_version"],
-        game["early_pouch"],
-    )
-    state = _kept_at(values)
+    game = GameValues(*columns)
+    state = _kept_at(game)
     if state is None:
         return None  # a state to read the log for: the full path replays it
-    return Reading(values, seat["seat"], user_id, state)
+    return Reading(game, seat, user_id, state)
