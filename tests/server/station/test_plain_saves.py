@@ -186,10 +186,27 @@ def test_a_session_to_renew_or_not_seen_yet_is_left_to_the_full_path(
     assert plainly == [False]
 
 
+def test_a_state_kept_before_the_version_read_is_brought_to_it_from_the_log(
+    table: Table, run_db: RunDB, plainly: list[bool]
+) -> None:
+    """As after another process's saves: the entries since the newest state kept, replayed."""
+    bob, carol = table.players[1], table.players[2]
+    known(bob, table)
+    known(carol, table)
+    assert post(carol, table, "vote", {"vote": table.codenames[3]}).status_code == 200
+    kept = STATION.states._states[table.game_id]
+    assert kept[-1][0] == _cached(table)[0]
+    kept.pop()  # the newest forgotten, as if another process had written it
+    assert post(bob, table, "vote", {"vote": table.codenames[2]}).status_code == 200
+    assert state_at(run_db, table).votes[1:3] == (2, 3)  # both: Carol's replayed under Bob's
+    assert _cached(table)[1] == state_at(run_db, table)
+    assert plainly == [True, True]
+
+
 def test_a_state_not_kept_at_the_version_read_is_left_to_the_full_path(
     table: Table, run_db: RunDB, plainly: list[bool]
 ) -> None:
-    """As after another process's save: the full path reads the log and replays it."""
+    """A game this process keeps no state of: the full path replays it from its setup."""
     bob = table.players[1]
     known(bob, table)
     STATION.states._states.pop(table.game_id)  # as another process finds it

@@ -10,6 +10,7 @@ from datetime import datetime
 from typing import Any
 
 from sqlalchemy import and_, bindparam
+from sqlalchemy.ext.asyncio import AsyncSession
 
 from deaddrop.engine.station import State
 from deaddrop.server.accounts.auth import USER_ID_KEY, holds_for
@@ -22,7 +23,7 @@ from deaddrop.server.hosting.forms import AnyRequest
 from deaddrop.server.sessions import SessionBackend
 from deaddrop.server.station.game.access import MEMBER_READ
 from deaddrop.server.station.game.models import StationGame, StationSeat
-from deaddrop.server.station.game.store import STATION
+from deaddrop.server.station.game.store import STATION, kept_state
 
 _GAMES, _SEATS, _USERS = StationGame.__table__, StationSeat.__table__, User.__table__
 _MEMBER_VALUES = live_value_with(
@@ -99,7 +100,7 @@ async def read_member(request: AnyRequest, backend: SessionBackend) -> Reading |
         return None
     if not backend.stays_as_read(data, raw, scope):
         return None  # a session to renew or move: the full path writes it
-    return _reading(row, user_id)
+    return await _reading(db, row, user_id)
 
 
 def _kept_at(game: GameValues) -> State | None:
@@ -108,15 +109,15 @@ def _kept_at(game: GameValues) -> State | None:
     return newest[1] if newest is not None and newest[0] == game.version else None
 
 
-def _reading(row: list[Any], user_id: int) -> Reading | None:
+async def _reading(db: AsyncSession, row: list[Any], user_id: int) -> Reading | None:
     """The game and seat of the member's read, when the game has started, the seat is the
-    person's own to play (no bot standing in for them) and this process keeps the game's state
-    at the version read; else None."""
+    person's own to play (no bot standing in for them) and this process keeps a state of the
+    game to bring to the version read (`kept_state`); else None."""
     *columns, started, seat, bot_level = row
     if not started or seat is None or bot_level is not None:
         return None
     game = GameValues(*columns)
-    state = _kept_at(game)
+    state = await kept_state(db, game.id, game.public_id, game.version)
     if state is None:
-        return None  # a state to read the log for: the full path replays it
+        return None  # none kept: the full path starts from the game's setup
     return Reading(game, seat, user_id, state)

@@ -25,6 +25,7 @@ __all__ = [
     "CACHE_SIZE",
     "STATION",
     "CorruptLog",
+    "kept_state",
     "known_later",
     "load_state",
     "load_states",
@@ -57,6 +58,18 @@ async def load_state(db: AsyncSession, game: StationGame) -> State:
         return cached[1]  # the usual page: no setup to decode, no log to read
     stored = Stored(game.id, game.public_id, game.version)
     return await replay_log(db, ENGINE, _STATES, _LOG, stored, setup_from_json(setup))
+
+
+async def kept_state(db: AsyncSession, game_id: int, public_id: str, version: int) -> State | None:
+    """The engine state of a started game at `version` from what this process keeps: the state
+    at that version, or the newest before it with the log's entries since replayed (another
+    process's writes); None when it keeps none of the game (`load_state` starts from the
+    setup)."""
+    start = _STATES.at_or_before(public_id, version)
+    if start is None or start[0] == version:
+        return None if start is None else start[1]
+    entries = await _LOG.after(db, game_id, start[0], version)
+    return replay_entries(ENGINE, _STATES, Stored(game_id, public_id, version), start, entries)
 
 
 async def load_states(db: AsyncSession, games: Sequence[StationGame]) -> dict[int, State]:
