@@ -7,15 +7,16 @@ vote's CPU, the session's read with its objects and the person took about a sixt
 save's machinery around its writes about a third, where the layers every request crosses and a
 plain durable write took the rest (issue 15, stop 48: docs/speed-history.md).
 
-Here the same statement (the session's row, the account and the game with the seat) is read as
-the driver's values; the same checks are made on them (a live session at the account's epoch
-that would be written back unchanged; a started game with a seat of the person's own, no bot
-standing in for them; the game playable now); the engine applies the same action to the state
-this process cached at the version read, under the game's writer lock; and the same rows are
-written together as `do_act` writes them (the game row conditional on its version, the log
-entry, the journal), then cached and woken alike. Whatever is not the usual case — a session
-this process has not seen yet or one to renew, a state not cached at the version read, a
-refusal of any kind, a lost race — gives up before anything is written, and the request goes
+Here one statement reads what the full path's checks read of the session's row, the account
+and the game with the seat, as the driver's values (game/plain_member.py); the same checks are
+made on them (a live session at the account's epoch that would be written back unchanged; a
+started game with a seat of the person's own, no bot standing in for them; the game playable
+now); the engine applies the same action to the state this process keeps at the version read
+(brought to it from the log if it keeps an older one), under the game's writer lock; and the
+same rows are written together as `do_act` writes them (the game row conditional on its
+version, the log entry, the journal), then cached and woken alike. Whatever is not the usual
+case — a session this process has not seen yet or one to renew, a game it keeps no state of,
+a refusal of any kind, a lost race — gives up before anything is written, and the request goes
 the full way, which answers it as it always did. Nothing is decided here that the full path
 does not decide the same way: a refusal's answer is the full path's own.
 """
