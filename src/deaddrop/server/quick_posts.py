@@ -24,6 +24,11 @@ parameters (strings), which are given to it directly.
   vote's instructions): the same status, body and headers (`plain_answer`).
 - The database session is closed before the answer leaves, as `provide_db` closes it.
 
+A route may also have a plain way (`PLAIN_KEY`: a Station save's or chat post's, see
+station/play/plain_saves.py), tried first, before the session is loaded: it reads what it
+needs itself and answers the usual case; anything else it leaves, having written nothing, to
+the steps above.
+
 Only JSON bodies go quick: a form posts its CSRF token in the body and answers with a flash and
 a redirect, and its handlers parse the form themselves. `QUICK_POSTS=0` turns quick posts off.
 """

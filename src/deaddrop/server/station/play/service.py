@@ -57,16 +57,6 @@ class Acted:
     """What it told whom (journaled with it)."""
 
 
-def check_playable(game: PlayedGame, now: datetime, *, paused_ok: bool = False) -> None:
-    """The desks are open: the game runs and today's Pouch has not left yet."""
-    if game.status == "lobby":
-        raise Refused("The game has not started yet.")
-    if game.status == "paused" and not paused_ok:
-        raise Refused("The host has paused the game; nothing can be saved until it resumes.")
-    if game.deadline is not None and game.deadline <= now:
-        raise Stale("Today's Pouch has left. Wait a moment for the Morning Cable, then reload.")
-
-
 class PlayedGame(Protocol):
     """What a play action reads of its game's row (the row itself, or its values)."""
 
@@ -78,6 +68,16 @@ class PlayedGame(Protocol):
     def deadline(self) -> datetime | None: ...
     @property
     def early_pouch(self) -> bool: ...
+
+
+def check_playable(game: PlayedGame, now: datetime, *, paused_ok: bool = False) -> None:
+    """The desks are open: the game runs and today's Pouch has not left yet."""
+    if game.status == "lobby":
+        raise Refused("The game has not started yet.")
+    if game.status == "paused" and not paused_ok:
+        raise Refused("The host has paused the game; nothing can be saved until it resumes.")
+    if game.deadline is not None and game.deadline <= now:
+        raise Stale("Today's Pouch has left. Wait a moment for the Morning Cable, then reload.")
 
 
 def play_changes(
