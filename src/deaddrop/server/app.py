@@ -41,6 +41,7 @@ from deaddrop.server.db.engine import create_engine, create_sessionmaker
 from deaddrop.server.db.store import DatabaseStore
 from deaddrop.server.errors import EXCEPTION_HANDLERS
 from deaddrop.server.jobs import Jobs, Wanted, bot_timing, standard_jobs
+from deaddrop.server.live.known_positions import KNOWN_POSITIONS_KEY, KnownPositions
 from deaddrop.server.live.wakeup import (
     WAKEUPS_KEY,
     Wakeups,
@@ -176,11 +177,13 @@ def _quick_posts(settings: Settings, sessions: DefineMiddleware, clock: Clock) -
 
 def _in_sessions(settings: Settings) -> dict[str, Any]:
     """What the app keeps both in `app.state` and in its sessions' `db.info`: the wake-ups
-    (writers with or without a request), its pages' memos (this app's own, never another
-    app's in the same process) and its chat's flood limit."""
+    (writers with or without a request), its pages' memos and its readers' known journal
+    positions (this app's own, never another app's in the same process) and its chat's flood
+    limit."""
     return {
         WAKEUPS_KEY: Wakeups(),
         PAGE_MEMOS_KEY: PageMemos(),
+        KNOWN_POSITIONS_KEY: KnownPositions(),
         CHAT_RATE_KEY: chat_rate(settings),
     }
 

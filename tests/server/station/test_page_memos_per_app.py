@@ -1,6 +1,7 @@
-"""The tab pages' memos belong to one app: two apps in one process (as the tests build them,
-each on its own database, where the same game id and journal seq may name other games) never
-read each other's entries, and a session of no app keeps its own."""
+"""The tab pages' memos and the known journal positions belong to one app: two apps in one
+process (as the tests build them, each on its own database, where the same game id and journal
+seq may name other games) never read each other's entries, and a session of no app keeps its
+own."""
 
 from __future__ import annotations
 
@@ -9,9 +10,9 @@ from pathlib import Path
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from deaddrop.server.app import create_app
+from deaddrop.server.live.known_positions import KNOWN_POSITIONS_KEY, known_positions
 from deaddrop.server.settings import Settings
 from deaddrop.server.station.tabs.memos import PAGE_MEMOS_KEY, PageMemos, page_memos
-from deaddrop.server.station.tabs.positions import advance
 from tests.server.conftest import SECRET
 
 
@@ -30,14 +31,16 @@ def test_each_app_has_its_own_memos(tmp_path: Path) -> None:
     assert page_memos(first.state.sessionmaker()) is memos
     assert page_memos(other) is second.state[PAGE_MEMOS_KEY]
 
-    advance(one, "station:g1", 2, 7, 3)  # the same stream name in both databases
-    assert page_memos(one).positions.get(("station:g1", 2)) == (7, 3)
-    assert page_memos(other).positions.get(("station:g1", 2)) is None
+    assert known_positions(one) is first.state[KNOWN_POSITIONS_KEY]
+    known_positions(one).advance("station:g1", 2, 7, 3)  # the same stream in both databases
+    assert known_positions(one).get("station:g1", 2) == (7, 3)
+    assert known_positions(other).get("station:g1", 2) is None
 
 
 def test_a_session_of_no_app_keeps_its_own() -> None:
     lone, another = AsyncSession(), AsyncSession()
-    advance(lone, "station:g1", 2, 7, 3)
-    assert page_memos(lone).positions.get(("station:g1", 2)) == (7, 3)
-    assert page_memos(another).positions.get(("station:g1", 2)) is None
+    known_positions(lone).advance("station:g1", 2, 7, 3)
+    assert known_positions(lone).get("station:g1", 2) == (7, 3)
+    assert known_positions(another).get("station:g1", 2) is None
+    assert known_positions(lone) is known_positions(lone)
     assert page_memos(lone) is page_memos(lone)

@@ -11,9 +11,9 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from deaddrop.engine.station.roles import is_ring
 from deaddrop.server.live import journal
+from deaddrop.server.live.known_positions import KNOWN_POSITIONS_KEY, KnownPositions
 from deaddrop.server.station.live.looks import LOOKS_KEY
 from deaddrop.server.station.live.stream import stream_of
-from deaddrop.server.station.tabs.memos import page_memos
 from deaddrop.server.station.tabs.positions import position, position_and_looks
 from deaddrop.server.station.tabs.seen import seen_of
 from tests.server.station.games.helpers import game_row, user_named
@@ -103,7 +103,7 @@ def test_the_position_with_the_looks_is_the_plain_position_and_looks(
             user = await user_named(db, table.players[seat].username)
             for cold in (True, False):  # from the start of the stream, then from a kept one
                 if cold:
-                    page_memos(db).positions.put((stream, seat), (0, 0))
+                    db.info[KNOWN_POSITIONS_KEY] = KnownPositions()  # nothing known
                 found = await position_and_looks(db, stream, seat, game.id, user.id)
                 truth = (newest, await journal.cursor_at(db, stream, seat, newest))
                 assert found == (*truth, await seen_of(db, game.id, user.id)), (seat, cold)

@@ -41,10 +41,11 @@ from tests.server.station.tabs_fixtures import (  # noqa: F401 (fixtures)
 from tests.server.test_request_session import counted
 from tests.server.visitor import Visitor, csrf_token_in
 
-POST_STATEMENTS = 4
+POST_STATEMENTS = 3
 """The session with its account and the game with the seat (one statement: db/prefetch.py),
-the journal after this process's last known position, the message inserted within the rate,
-the journal row."""
+the message inserted within the rate, the journal row numbered by its own insert (the poster's
+cursor known: this process knew where each seat stood, from its page, and followed its own
+writes since)."""
 VOTE_STATEMENTS = 4
 """The session with its account and the game with the seat, the action, the game row, the
 journal row numbered by its own insert."""
@@ -241,27 +242,41 @@ def test_the_journal_numbers_events_after_the_last(run_db: RunDB, count: int) ->
     assert seqs == list(range(1, 2 * count + 1))
 
 
-def test_a_post_that_lost_the_journal_race_is_stored_once(
+def test_a_post_reads_its_posters_cursor_only_when_another_writer_came_between(
     table: Table, run_db: RunDB, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    """This process's writes move on the readers it knows (live/known_positions.py): a post
+    right after them tells its poster's cursor without reading the journal. After a row
+    another process journaled, the post's row is numbered after it by its own insert and the
+    poster's cursor is read; every cursor equals a fresh count."""
     real_position = positions.position
-    calls = []
+    reads: list[int | None] = []
 
-    async def behind_once(db: AsyncSession, stream: str, listener: Any) -> tuple[int, int]:
-        """The first read tells a seq another writer already took (as if it came meanwhile)."""
-        seq, cursor = await real_position(db, stream, listener)
-        calls.append(seq)
-        return (seq - 1, cursor - 1) if len(calls) == 1 else (seq, cursor)
+    async def read(
+        db: AsyncSession, stream: str, listener: Any, upto: int | None = None
+    ) -> tuple[int, int]:
+        reads.append(upto)
+        return await real_position(db, stream, listener, upto)
 
-    async def scenario(db: AsyncSession) -> tuple[int, int]:
+    monkeypatch.setattr(f"{channels.__name__}.position", read)
+    stream = stream_of(table.game_id)
+
+    async def post(db: AsyncSession, text: str) -> int:
         context = await _context(db, table, 4)
-        await do_post(db, context, Channel.FLOOR, "first", datetime.now(UTC))
-        monkeypatch.setattr(f"{channels.__name__}.position", behind_once)
-        sent = await do_post(db, context, Channel.FLOOR, "second", datetime.now(UTC))
-        fresh = await journal.cursor_at(db, stream_of(table.game_id), 4, sent.seq)
-        assert sent.cursor == fresh
-        return sent.seq, await journal.last_seq(db, stream_of(table.game_id))
+        sent = await do_post(db, context, Channel.FLOOR, text, datetime.now(UTC))
+        assert sent.cursor == await journal.cursor_at(db, stream, 4, sent.seq), text
+        assert sent.seq == await journal.last_seq(db, stream)
+        return len(reads)
 
-    seq, last = run_db(scenario)
-    assert len(calls) == 2 and seq == last
-    assert _stored(run_db)[0] == 2  # the lost attempt's message was rolled back
+    async def scenario(db: AsyncSession) -> list[int]:
+        counts = [await post(db, "first"), await post(db, "second")]
+        async with AsyncSession(db.bind) as other:  # another process's row, to seat 4 alone
+            last = await journal.last_seq(other, stream)
+            rows = journal.rows_after(stream, last, [Event("test", {}, Audience.only(4))])
+            await journal.insert_rows(other, rows)
+            await other.commit()
+        return [*counts, await post(db, "third"), await post(db, "fourth")]
+
+    # Nothing known of seat 4 at first: one read; then none but after the other's row.
+    assert run_db(scenario) == [1, 1, 2, 2]
+    assert _stored(run_db)[0] == 4

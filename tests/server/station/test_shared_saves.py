@@ -1,12 +1,14 @@
 """On SQLite a vote's and a post's writes are one unit of a shared commit (server/db/
 shared_commits.py, hosting/shared_write.py): each is stored whole through the shared
 connection; a save that lost the game row stores nothing and is a `Conflict`. On both
-databases (PostgreSQL: the post's one statement, hosting/one_statement.py) a post whose
-journal seq another writer took stores no message, and is tried again once; a post over the
+databases (PostgreSQL: the post's one statement, hosting/one_statement.py) a post's journal
+row is numbered after a row another writer journaled meanwhile (on PostgreSQL, a seq that
+writer took first is a lost race, tried again), its message stored once; a post over the
 rate is refused and stores nothing."""
 
 from __future__ import annotations
 
+import asyncio
 import sqlite3
 from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
@@ -21,7 +23,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from deaddrop.engine.station.channels import Channel
 from deaddrop.server.db.shared_commits import SharedCommits
 from deaddrop.server.hosting.refusals import Stale
-from deaddrop.server.hosting.transaction import Conflict
+from deaddrop.server.hosting.transaction import Conflict, GameWrite
 from deaddrop.server.live import journal
 from deaddrop.server.station.chat import channels
 from deaddrop.server.station.chat.channels import do_post
@@ -29,7 +31,6 @@ from deaddrop.server.station.chat.models import StationMessage
 from deaddrop.server.station.chat.rate import RATE_COUNT, RateLimited
 from deaddrop.server.station.game.models import StationGame
 from deaddrop.server.station.live.stream import stream_of
-from deaddrop.server.station.tabs.positions import position
 from tests.server.conftest import Database
 from tests.server.station.tabs_fixtures import (  # noqa: F401 (fixtures)
     RunDB,
@@ -112,63 +113,50 @@ def test_a_save_that_lost_the_game_row_stores_nothing(
     assert _stored(run_db, table) == before  # no version, no action, no journal row
 
 
-def test_a_post_whose_seq_was_taken_stores_its_message_once(
-    table: Table,
-    run_db: RunDB,
-    units: list[str],
-    monkeypatch: pytest.MonkeyPatch,
-    empty_database: Database,
+def test_a_row_journaled_meanwhile_comes_before_the_post_stored_once(
+    table: Table, run_db: RunDB, units: list[str], empty_database: Database
 ) -> None:
+    """Another writer journals a row of the game as the post is being stored (its transaction
+    open when the post's write starts, committed a moment later): the post's journal row is
+    numbered after it (on PostgreSQL the post first loses the race for that seq and is tried
+    again), its message is stored once and the poster's cursor is a fresh count."""
     before = _stored(run_db, table)
-    read_position = position
-    taken: list[int] = []
+    stream = stream_of(table.game_id)
 
-    async def then_taken(db: AsyncSession, stream: str, listener: Any) -> tuple[int, int]:
-        found = await read_position(db, stream, listener)
-        if not taken:  # another writer takes the next seq before the post's unit runs
-            other = AsyncSession(db.bind)
-            async with other:
-                rows = journal.rows_after(stream, found[0], [_an_event()])
-                await journal.insert_rows(other, rows)
-                await other.commit()
-            taken.append(found[0] + 1)
-        return found
+    async def scenario(db: AsyncSession) -> tuple[int, int, int, int]:
+        async with AsyncSession(db.bind) as other:
+            last = await journal.last_seq(other, stream)
+            await journal.insert_rows(other, journal.rows_after(stream, last, [_an_event()]))
+            posting = asyncio.create_task(_post(db, table, 0, "once"))
+            await asyncio.sleep(0.3)  # the post waits on the other's row (or its lock)
+            await other.commit()
+        sent = await posting
+        fresh = await journal.cursor_at(db, stream, 0, sent.seq)
+        return last, sent.seq, sent.cursor, fresh
 
-    monkeypatch.setattr(channels, "position", then_taken)
-
-    async def scenario(db: AsyncSession) -> int:
-        sent = await do_post(
-            db, await _context(db, table, 2), Channel.FLOOR, "once", datetime.now(UTC)
-        )
-        return sent.seq
-
-    seq = run_db(scenario)
-    if empty_database.backend == "sqlite":  # the first unit lost its seq, rolled back
-        assert units == ["RowThenJournal", "RowThenJournal"]
-    assert seq == taken[0] + 1
+    last, seq, cursor, fresh = run_db(scenario)
+    if empty_database.backend == "sqlite":  # numbered inside the shared commit: no race lost
+        assert units == ["RowThenJournal"]
+    assert seq == last + 2 and cursor == fresh
     assert _messages(run_db, table) == 1
     assert _stored(run_db, table)[2] == before[2] + 2  # the other writer's row and the post's
 
 
-@SQLITE_ONLY
 def test_a_post_that_loses_every_race_is_refused_and_its_game_can_still_be_read(
     table: Table, run_db: RunDB, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Another process takes the post's seq before each of its attempts: the post is refused
-    (409, "send it again"), and the game and seat its refusal's answer reads (a flash back on
-    the game's page) are loaded again, not left expired by the last rollback (a lazy load
-    there failed the answer with a 500, seen with two servers on a busy game)."""
+    """Another process takes the post's seq at each of its attempts (a lost race, as the
+    journal's unique key reports it): the post is refused (409, "send it again"), and the
+    game and seat its refusal's answer reads (a flash back on the game's page) are loaded
+    again, not left expired by the last rollback (a lazy load there failed the answer with a
+    500, seen with two servers on a busy game)."""
     before = _messages(run_db, table)
-    read_position = position
 
-    async def always_taken(db: AsyncSession, stream: str, listener: Any) -> tuple[int, int]:
-        found = await read_position(db, stream, listener)
-        async with AsyncSession(db.bind) as other:
-            await journal.insert_rows(other, journal.rows_after(stream, found[0], [_an_event()]))
-            await other.commit()
-        return found
+    async def always_lost(self: GameWrite[Any, Any], *_args: Any) -> None:
+        await self.db.rollback()
+        raise Conflict()
 
-    monkeypatch.setattr(channels, "position", always_taken)
+    monkeypatch.setattr(GameWrite, "commit_inserting", always_lost)
 
     async def scenario(db: AsyncSession) -> tuple[str, int | None]:
         context = await _context(db, table, 2)

@@ -20,7 +20,6 @@ from typing import Any
 from sqlalchemy import (
     JSON,
     Boolean,
-    Integer,
     String,
     Table,
     and_,
@@ -109,14 +108,17 @@ def one_write_values(
 def one_insert(inserting: Any, events: int, keyed: str) -> Any:
     """`WITH inserted AS (INSERT … RETURNING key), journaled AS (INSERT INTO the journal …
     SELECT … FROM inserted RETURNING seq) SELECT key, seq`: the row `inserting` inserts (its
-    own values; its key the first column it returns), then `events` journal rows numbered by
-    the caller (values `journal_stream`, `journal_created_at` and per row `journal_seq_N`,
+    own values; its key the first column it returns), then `events` journal rows numbered
+    after the stream's maximum (values `journal_stream`, `journal_created_at` and per row
     `journal_kind_N`, …: `one_insert_values`, named apart from the row's own), each payload
-    with `keyed` set to the new row's key. No row
-    inserted: none journaled, and the key is NULL. Built once per statement and shape."""
+    with `keyed` set to the new row's key. No row inserted: none journaled, and the key is
+    NULL. Built once per statement and shape."""
     assert keyed.isidentifier()  # a name of the code's, written into the SQL
     inserted = inserting.cte("inserted")
     key = next(iter(inserted.c))
+    stream = bindparam("journal_stream", type_=String)
+    newest = select(func.coalesce(func.max(journal.JOURNAL.c.seq), 0))
+    last = newest.where(journal.JOURNAL.c.stream == stream).scalar_subquery()
     rows = []
     for number in range(1, events + 1):
         payload = cast(bindparam(f"journal_payload_{number}", type_=JSON), JSONB).op("||")(
@@ -124,8 +126,8 @@ def one_insert(inserting: Any, events: int, keyed: str) -> Any:
         )
         rows.append(
             select(
-                bindparam("journal_stream", type_=String),
-                bindparam(f"journal_seq_{number}", type_=Integer),
+                stream,
+                last + number,
                 bindparam(f"journal_kind_{number}", type_=String),
                 bindparam(f"journal_public_{number}", type_=Boolean),
                 bindparam(f"journal_seats_{number}", type_=JSON),
@@ -145,8 +147,7 @@ def one_insert(inserting: Any, events: int, keyed: str) -> Any:
     )
 
 
-def one_insert_values(stream: str, after: int, events: Sequence[Event]) -> dict[str, Any]:
-    """The journal's values of `one_insert` for `events` numbered after `after`."""
+def one_insert_values(stream: str, events: Sequence[Event]) -> dict[str, Any]:
+    """The journal's values of `one_insert` for `events` of `stream`."""
     values = journal.numbered_values(stream, events)
-    values.update({f"seq_{number}": after + number for number in range(1, len(events) + 1)})
     return {f"journal_{name}": value for name, value in values.items()}

@@ -1,7 +1,7 @@
 """A save's writes as one unit of a shared commit on SQLite (db/shared_commits.py): the game
 row's versioned UPDATE, the log's inserts and the journal's numbered rows, in that order, on
 the shared connection; or a row inserted (a chat message) and the journal rows made from its
-key, numbered after the seq its writer read.
+key; the journal's rows numbered after the stream's last seq by their own insert.
 
 The same statements as the save sends one by one (db/versioned.py, db/driver.py `inserting`,
 live/journal.py), compiled and bound the same way: when another writer moved the game's
@@ -104,13 +104,13 @@ def step_of(statement: Any, values: dict[str, Any], dialect: Dialect) -> Step | 
 @dataclass(frozen=True)
 class RowThenJournal:
     """A unit: a row inserted (its `INSERT … RETURNING` key; no row: `missing()` raised), then
-    the journal rows of `events`, each payload with `keyed` set to that key, numbered after
-    `after` (a seq taken meanwhile breaks the journal's unique key: a lost race)."""
+    the journal rows of `events`, each payload with `keyed` set to that key, numbered after the
+    stream's last seq by their own insert (in the shared commit, which holds the file's write
+    lock: no other writer comes in between)."""
 
     insert: Step
-    journal_row: Prepared
+    journal_rows: Prepared
     stream: str
-    after: int
     events: Sequence[Event]
     keyed: str
     missing: Callable[[], Exception]
@@ -123,11 +123,10 @@ class RowThenJournal:
             raise self.missing()
         key = self.insert.ready.read(found[0])[0]
         events = [keyed(event, self.keyed, key) for event in self.events]
-        for row in journal.rows_after(self.stream, self.after, events):
-            parameters = self.journal_row.parameters(row)
-            assert parameters is not None  # every column given
-            Step(self.journal_row, parameters).run(connection)
-        return key, self.after + len(events)
+        parameters = self.journal_rows.parameters(journal.numbered_values(self.stream, events))
+        assert parameters is not None  # every value given
+        numbered = Step(self.journal_rows, parameters).run(connection).fetchall()
+        return key, max(int(seq) for (seq,) in numbered)
 
 
 def keyed(event: Event, name: str, key: Any) -> Event:
@@ -140,14 +139,16 @@ def shared_insert(
     statement: Any,
     values: dict[str, Any],
     stream: str,
-    after: int,
     events: Sequence[Event],
     keyed: str,
     missing: Callable[[], Exception],
 ) -> RowThenJournal | None:
-    """The unit of a row and its journal rows; None when a statement cannot be bound here."""
-    insert = step_of(statement, values, dialect)
-    journal_row = prepared(journal.row_insert(), dialect)
-    if insert is None or journal_row is None:
+    """The unit of a row and its journal rows; None when a statement cannot be bound here or
+    the rows are too many for one insert."""
+    if not events or len(events) > journal.NUMBERED_AT_ONCE:
         return None
-    return RowThenJournal(insert, journal_row, stream, after, events, keyed, missing)
+    insert = step_of(statement, values, dialect)
+    journal_rows = prepared(journal.numbered_statement(len(events)), dialect)
+    if insert is None or journal_rows is None:
+        return None
+    return RowThenJournal(insert, journal_rows, stream, events, keyed, missing)

@@ -82,15 +82,14 @@ async def insert_with_journal(
     statement: Any,
     values: dict[str, Any],
     stream: str,
-    after: int,
     events: Sequence[Event],
     keyed: str,
     missing: Callable[[], Exception],
 ) -> tuple[Any, int] | None:
     """The row `statement` inserts and the journal rows of `events` (each payload's `keyed`
-    set to the row's key) numbered after `after`, stored together; (the key, the journal's new
-    last seq), the key None when no row was inserted (SQLite raises `missing()` itself), or
-    None."""
+    set to the row's key) numbered after the stream's last seq, stored together; (the key, the
+    journal's new last seq), the key None when no row was inserted (SQLite raises `missing()`
+    itself), or None."""
     dialect = _postgresql(db)
     if dialect is not None:  # sent alone: off the pool when `db` holds no connection
         if not events or len(events) > journal.NUMBERED_AT_ONCE:
@@ -98,20 +97,20 @@ async def insert_with_journal(
         both = one_insert(statement, len(events), keyed)
         if prepared(both, dialect) is None:
             return None
-        values = {**values, **one_insert_values(stream, after, events)}
+        values = {**values, **one_insert_values(stream, events)}
         key, seq = (await send_in(db, both, values, alone=True)).rows[0]
-        return key, after if seq is None else int(seq)
+        return key, 0 if seq is None else int(seq)  # no row: no seq, `missing()` raised
     joining = _lone_sharing(db)
     if joining is None:
         connection = await db.connection()
         joining = _held_sharing(connection)
         if joining is None:
             return None
-    unit = shared_insert(joining.dialect, statement, values, stream, after, events, keyed, missing)
+    unit = shared_insert(joining.dialect, statement, values, stream, events, keyed, missing)
     if unit is None:
         return None
     # The journal rows' values are made on the shared connection, once the key is known.
-    heard = (unit.insert, Step(unit.journal_row, ()))
+    heard = (unit.insert, Step(unit.journal_rows, ()))
     found: tuple[Any, int] = await joining.run(unit, heard)
     return found
 

@@ -31,6 +31,7 @@ from deaddrop.server.hosting.refusals import Refused, Stale
 from deaddrop.server.hosting.states import StateCache
 from deaddrop.server.live import journal
 from deaddrop.server.live.journal import JournalRow
+from deaddrop.server.live.known_positions import known_positions
 from deaddrop.server.live.wakeup import wakeups_of
 
 StateT = TypeVar("StateT")
@@ -150,15 +151,14 @@ class GameWrite(Generic[StateT, ActionT]):
         self,
         statement: Any,
         values: dict[str, Any],
-        after: int,
         events: Sequence[Event],
         keyed: str,
         missing: Callable[[], Exception],
     ) -> tuple[int, Any] | None:
         """The row `statement` inserts (`INSERT … RETURNING` its key; none inserted: `missing()`
         raised) and the journal rows of `events`, each payload with `keyed` set to that key,
-        numbered after `after` (the stream's last seq, read under the writer lock: taken
-        meanwhile, a `Conflict`), stored together: on PostgreSQL in one statement, on SQLite as
+        numbered after the stream's last seq as they are stored (a seq another process took
+        meanwhile: a `Conflict`), stored together: on PostgreSQL in one statement, on SQLite as
         one unit of a shared commit; then settled as `commit` does; (the journal's seq, the
         key). None when this write has more to store, or on another database: the caller
         stores them itself."""
@@ -169,7 +169,7 @@ class GameWrite(Generic[StateT, ActionT]):
             return None
         try:
             found = await together.insert_with_journal(
-                db, statement, values, self.stream, after, events, keyed, missing
+                db, statement, values, self.stream, events, keyed, missing
             )
             if found is None:
                 return None
@@ -180,7 +180,7 @@ class GameWrite(Generic[StateT, ActionT]):
         except IntegrityError as error:
             await db.rollback()
             raise Conflict() from error
-        await self.settle(seq)
+        await self.settle(seq, events)
         return seq, key
 
     async def _write_at_once(self, after: int | None) -> int | None:
@@ -235,10 +235,14 @@ class GameWrite(Generic[StateT, ActionT]):
         events, self._events = self._events, []
         return events
 
-    async def settle(self, seq: int) -> None:
-        """After the commit: cache the state reached, wake the stream's listeners up to `seq`
-        and the jobs this write made due."""
+    async def settle(self, seq: int, journaled: Sequence[Event] | None = None) -> None:
+        """After the commit: cache the state reached, move the readers known right before the
+        journal rows `journaled` (this write's own by default) on to `seq` (the last of them),
+        wake the stream's listeners up to `seq` and the jobs this write made due."""
+        rows = self._events if journaled is None else journaled
         self._events = []
+        if rows:
+            known_positions(self.db).follow(self.stream, seq, [row.audience for row in rows])
         if self._reached is not None:
             self.game.states.remember(self.public_id, *self._reached)
         wakeups = wakeups_of(self.db)
@@ -277,11 +281,13 @@ async def commit_writes(db: AsyncSession, writes: Sequence[GameWrite[Any, Any]])
         last = await journal.last_seqs(db, [write.stream for write in writes])
     rows: list[JournalRow] = []
     seqs = []
+    journaled = []
     for write in writes:
         events = write.take_events()
         rows += journal.rows_after(write.stream, last[write.stream], events)
         seqs.append(last[write.stream] + len(events) if events else 0)
+        journaled.append(events)
     inserts = [row for write in writes for row in write.take_inserts()]
     await commit_or_conflict(db, rows, inserts)
-    for write, seq in zip(writes, seqs, strict=True):
-        await write.settle(seq)
+    for write, seq, events in zip(writes, seqs, journaled, strict=True):
+        await write.settle(seq, events)

@@ -25,6 +25,7 @@ from deaddrop.server.hosting.refusals import Refused, Stale
 from deaddrop.server.hosting.shared_write import keyed
 from deaddrop.server.hosting.transaction import Conflict, GameWrite
 from deaddrop.server.live import journal
+from deaddrop.server.live.known_positions import known_positions
 from deaddrop.server.station.chat.models import StationMessage
 from deaddrop.server.station.chat.rate import (
     INSERT_WITHIN_RATE,
@@ -41,7 +42,7 @@ from deaddrop.server.station.game.refusals import explain
 from deaddrop.server.station.game.store import STATION, known_later, load_state
 from deaddrop.server.station.game.writes import reload_context
 from deaddrop.server.station.live.stream import MESSAGE_EVENT, listener_of, stream_of
-from deaddrop.server.station.tabs.positions import advance, position
+from deaddrop.server.station.tabs.positions import position
 
 PAGE = 50
 """Messages shown per channel; older ones page back."""
@@ -150,9 +151,6 @@ async def post_as(
     except IllegalAction as error:
         raise explain(error) from None
     stream, listener = stream_of(poster.public_id), poster.listener
-    # The journal's newest seq and the poster's cursor there in one read: the writer lock
-    # keeps this process's writers out until the commit, a unique (stream, seq) the others.
-    last, cursor = await position(db, stream, listener)
     audience = readers(state, channel, state.day)
     payload = {"channel": channel.value, "day": state.day, "seat": poster.seat}
     message = Event(MESSAGE_EVENT, payload, audience)  # its "id": the message's, once stored
@@ -162,9 +160,11 @@ async def post_as(
         rate, poster.game_id, poster.seat, channel.value, state.day, text, now
     )
     # The message and its journal row stored together (PostgreSQL: one statement; SQLite: one
-    # unit of a shared commit), else one after the other in a transaction.
+    # unit of a shared commit), else one after the other in a transaction; the journal's row
+    # numbered after the stream's last as it is stored (the writer lock keeps this process's
+    # writers out until the commit, a unique (stream, seq) the others).
     stored = await write.commit_inserting(
-        INSERT_WITHIN_RATE, values, last, [message], "id", lambda: rate_limited(rate)
+        INSERT_WITHIN_RATE, values, [message], "id", lambda: rate_limited(rate)
     )
     if stored is not None:
         seq = stored[0]
@@ -173,11 +173,17 @@ async def post_as(
     else:
         message_id = await insert_within_rate(db, values, rate)
         write.journal([keyed(message, "id", message_id)])
-        seq = await write.commit(after=last)
-    if journal.visible_to(audience, listener):
-        cursor += 1
-    advance(db, stream, listener, seq, cursor)
-    return Sent(seq, cursor)
+        seq = await write.commit()
+    return Sent(seq, await _cursor_at(db, stream, listener, seq))
+
+
+async def _cursor_at(db: AsyncSession, stream: str, listener: journal.Listener, seq: int) -> int:
+    """The poster's cursor at their message's `seq`: known when this process knew where they
+    stood right before it (the commit moved them on: live/known_positions.py), else read."""
+    known = known_positions(db).get(stream, listener)
+    if known is not None and known[0] == seq:
+        return known[1]
+    return (await position(db, stream, listener, upto=seq))[1]
 
 
 class MessageRow(Protocol):

@@ -122,5 +122,5 @@ async def _act(
     deadline = changes.get("deadline", game.deadline)
     if deadline is not None and deadline <= now:
         write.due(POUCH_RUNNER)
-    await write.settle(seq)
+    await write.settle(seq, events)
     return new_state

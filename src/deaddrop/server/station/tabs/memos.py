@@ -16,14 +16,11 @@ from markupsafe import Markup
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from deaddrop.server.hosting.memo import Memo
-from deaddrop.server.live.journal import Listener
 from deaddrop.server.station.tabs.info import Announcement, SeatInfo
 
 PAGE_MEMOS_KEY = "page_memos"
 """Where an app's sessions (`db.info`) and `app.state` hold its `PageMemos`."""
 
-PositionKey = tuple[str, Listener]
-"""(journal stream, listener)."""
 BadgeKey = tuple[str, int, str, tuple[tuple[str, int], ...], int | None]
 """(stream, seat, codename, each tab's last look, journal position)."""
 TallyKey = tuple[str, int, str]
@@ -62,7 +59,6 @@ class Tally:
 class PageMemos:
     """The memos of one app's pages; the sizes bound each process's memory."""
 
-    positions: Memo[PositionKey, tuple[int, int]] = field(default_factory=lambda: Memo(8192))
     badges: Memo[BadgeKey, dict[str, str]] = field(default_factory=lambda: Memo(8192))
     tallies: Memo[TallyKey, Tally] = field(default_factory=lambda: Memo(8192))
     """The newest count per seat, which the next journal position goes on from."""

@@ -6,9 +6,9 @@ and each one that is not public comes as a row for `journal.visible_to` to decid
 journal is append-only and its sequence numbers
 become visible in order (one writer per game, a unique (stream, seq)), so the count of the
 events a listener may see up to a seq never changes: this app remembers the newest
-(seq, cursor) per stream and listener, and a page reads only the rows after it, in one query.
-Nothing is shared between listeners, and what the database says always wins: a cached
-position is only ever a starting point that the rows after it complete.
+(seq, cursor) per stream and listener (live/known_positions.py), and a page reads only the
+rows after it, in one query. What the database says always wins: a known position is only
+ever a starting point that the rows after it complete.
 """
 
 from __future__ import annotations
@@ -32,8 +32,8 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from deaddrop.server.db.driver import send_in
 from deaddrop.server.live import journal
+from deaddrop.server.live.known_positions import known_positions
 from deaddrop.server.live.models import LiveEvent
-from deaddrop.server.station.tabs.memos import page_memos
 from deaddrop.server.station.tabs.seen_models import StationTabSeen
 
 _TOTALS_PART, _PRIVATE_PART, _LOOKS_PART = 0, 1, 2
@@ -122,7 +122,7 @@ async def position(
     """(the stream's newest seq, the listener's cursor there), as `last_seq` then `cursor_at`
     would say, from the rows after the newest position this process knows; with `upto`, the
     same at that seq (`upto` itself and the cursor there)."""
-    known = page_memos(db).positions.get((stream, listener))
+    known = known_positions(db).get(stream, listener)
     seq, cursor = known or (0, 0)  # (0, 0): the start of every stream
     if upto is not None and seq > upto:
         seq, cursor = 0, 0  # known only further on: count from the start
@@ -132,7 +132,7 @@ async def position(
     # A read by itself: on PostgreSQL it begins no transaction (a post's write then needs none).
     rows = (await send_in(db, query, values, alone=True)).rows
     seq, cursor, _looks = _counted(rows, listener, seq, cursor)
-    advance(db, stream, listener, seq, cursor)  # a slower page never moves it back
+    known_positions(db).advance(stream, listener, seq, cursor)  # a slower page: not back
     return seq, cursor
 
 
@@ -140,24 +140,12 @@ async def position_and_looks(
     db: AsyncSession, stream: str, listener: journal.Listener, game_id: int, user_id: int
 ) -> tuple[int, int, dict[str, int]]:
     """`position` at the newest seq, and the player's `seen_of`, in one statement."""
-    known = page_memos(db).positions.get((stream, listener))
+    known = known_positions(db).get(stream, listener)
     seq, cursor = known or (0, 0)
     values = {"stream": stream, "after": seq, "game": game_id, "user": user_id}
     # A read by itself too: on PostgreSQL a made page then takes no pooled connection unless
     # it writes (db/lone_statements.py).
     rows = (await send_in(db, _WITH_LOOKS, values, alone=True)).rows
     seq, cursor, looks = _counted(rows, listener, seq, cursor)
-    advance(db, stream, listener, seq, cursor)
+    known_positions(db).advance(stream, listener, seq, cursor)
     return seq, cursor, looks
-
-
-def advance(
-    db: AsyncSession, stream: str, listener: journal.Listener, seq: int, cursor: int
-) -> None:
-    """Remember a position a writer reached itself (`position` then its own rows, committed):
-    never moves a known one back."""
-    key = (stream, listener)
-    positions = page_memos(db).positions
-    known = positions.get(key)
-    if known is None or known[0] < seq:
-        positions.put(key, (seq, cursor))
