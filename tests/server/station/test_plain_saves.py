@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import time
 from datetime import datetime, timedelta
+from functools import partial
 from typing import Any
 
 import httpx
@@ -20,10 +21,11 @@ from deaddrop.engine.station import ENGINE, CastVote, State
 from deaddrop.server.accounts.models import User
 from deaddrop.server.cookies import CSRF_COOKIE
 from deaddrop.server.hosting import together
+from deaddrop.server.hosting.states import ActionLog
 from deaddrop.server.live.models import LiveEvent
 from deaddrop.server.settings import Settings
 from deaddrop.server.station.game.models import StationAction, StationGame, StationSeat
-from deaddrop.server.station.game.store import STATION, load_state
+from deaddrop.server.station.game.store import STATION, LogTail, kept_state, load_state
 from deaddrop.server.station.game.writes import table_epoch
 from deaddrop.server.station.play import routes
 from tests.server.conftest import Database
@@ -201,6 +203,41 @@ def test_a_state_kept_before_the_version_read_is_brought_to_it_from_the_log(
     assert state_at(run_db, table).votes[1:3] == (2, 3)  # both: Carol's replayed under Bob's
     assert _cached(table)[1] == state_at(run_db, table)
     assert plainly == [True, True]
+
+
+def test_the_entries_to_replay_come_with_the_sessions_read(
+    table: Table, run_db: RunDB, plainly: list[bool], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The log's entries after the newest state kept are read in the session's own statement
+    (game/plain_member.py), not in one of their own; a tail that does not start at the state
+    kept, or does not reach the version, is read again (`kept_state`)."""
+    bob, carol = table.players[1], table.players[2]
+    known(bob, table)
+    known(carol, table)
+    assert post(carol, table, "vote", {"vote": table.codenames[3]}).status_code == 200
+    STATION.states._states[table.game_id].pop()  # as if another process had written it
+    after = ActionLog.after
+    reads: list[tuple[int, int]] = []
+
+    async def read(log: ActionLog, db: AsyncSession, game: int, start: int, upto: int) -> Any:
+        reads.append((start, upto))
+        return await after(log, db, game, start, upto)
+
+    monkeypatch.setattr(ActionLog, "after", read)
+    assert post(bob, table, "vote", {"vote": table.codenames[2]}).status_code == 200
+    assert plainly == [True, True] and reads == []
+    version, state = _cached(table)
+
+    async def brought(db: AsyncSession, tail: LogTail) -> State | None:
+        game = await db.scalar(select(StationGame).where(StationGame.public_id == table.game_id))
+        assert game is not None
+        return await kept_state(db, game.id, game.public_id, game.version, tail)
+
+    for wrong in (LogTail(version - 2, []), LogTail(version - 1, [])):
+        STATION.states._states[table.game_id].pop()  # kept at version - 1 again
+        reads.clear()
+        assert run_db(partial(brought, tail=wrong)) == state
+        assert reads == [(version - 1, version)]
 
 
 def test_a_state_not_kept_at_the_version_read_is_left_to_the_full_path(

@@ -53,10 +53,13 @@ class KnownPositions:
         if listeners is None or not rows:
             return
         before = seq - len(rows)
+        # A public row counts for everyone: only the others are asked about (`visible_to`).
+        private = [row for row in rows if not row.public]
+        public = len(rows) - len(private)
         # Only values are replaced (no key added or removed): iterating the dict stays valid.
         for listener, (known, cursor) in listeners.items():
             if known == before:
-                seen = sum(1 for row in rows if visible_to(row, listener))
+                seen = public + sum(1 for row in private if visible_to(row, listener))
                 listeners[listener] = (seq, cursor + seen)
 
     def _listeners(self, stream: str) -> dict[Listener, Position]:

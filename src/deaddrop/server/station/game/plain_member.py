@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import and_, bindparam
+from sqlalchemy import JSON, CompoundSelect, Integer, and_, bindparam, null, select, union_all
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from deaddrop.engine.station import State
@@ -22,11 +22,12 @@ from deaddrop.server.db.store import DatabaseStore, live_value_with
 from deaddrop.server.hosting.forms import AnyRequest
 from deaddrop.server.sessions import SessionBackend
 from deaddrop.server.station.game.access import MEMBER_READ
-from deaddrop.server.station.game.models import StationGame, StationSeat
-from deaddrop.server.station.game.store import STATION, kept_state
+from deaddrop.server.station.game.models import StationAction, StationGame, StationSeat
+from deaddrop.server.station.game.store import STATION, LogTail, kept_state
 
 _GAMES, _SEATS, _USERS = StationGame.__table__, StationSeat.__table__, User.__table__
-_MEMBER_VALUES = live_value_with(
+_ACTIONS = StationAction.__table__
+_MEMBER = live_value_with(
     _USERS.c.auth_epoch,
     _GAMES.c.id,
     _GAMES.c.public_id,
@@ -38,14 +39,34 @@ _MEMBER_VALUES = live_value_with(
     _GAMES.c.setup.is_not(None),
     _SEATS.c.seat,
     _SEATS.c.bot_level,
+    null().cast(JSON),  # the log's columns (`_LOG_TAIL`)
+    null().cast(Integer),
 ).select_from(
     KeyValue.__table__.join(_USERS, _USERS.c.id == bindparam("user"))
     .join(_SEATS, _SEATS.c.user_id == _USERS.c.id)
     .join(_GAMES, and_(_GAMES.c.id == _SEATS.c.game_id, _GAMES.c.public_id == bindparam("game")))
 )
+_LOG_TAIL = (
+    select(
+        *(null() for _ in range(len(_MEMBER.selected_columns) - 2)),
+        _ACTIONS.c.action,
+        _ACTIONS.c.seq,
+    )
+    .select_from(_ACTIONS.join(_GAMES, _GAMES.c.id == _ACTIONS.c.game_id))
+    .where(
+        _GAMES.c.public_id == bindparam("game"),
+        _ACTIONS.c.seq > bindparam("kept"),
+        _ACTIONS.c.seq <= _GAMES.c.version,
+    )
+)
+_MEMBER_VALUES: CompoundSelect[Any] = union_all(_MEMBER, _LOG_TAIL)
 """The session's live value, the account's epoch, and the game (`GameValues`, whether it has
-started) with the person's seat in it (`MEMBER_READ`'s binds): what a plain post checks,
-and no more (the full path's read makes every column of the three rows an object's)."""
+started) with the person's seat in it (`MEMBER_READ`'s binds): what a plain post checks, and
+no more (the full path's read makes every column of the three rows an object's); then the
+game's log entries after the version this process keeps (`kept`) up to the game's own, each a
+row of its own (the session's columns NULL): another process's writes, to replay. Two
+processes saving on one game find each other's entries at nearly every save, and their read
+on its own was one more round trip per save."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,18 +110,25 @@ async def read_member(request: AnyRequest, backend: SessionBackend) -> Reading |
     member = MEMBER_READ.values(scope.get("path_params") or {}, user_id)
     if member is None:
         return None
+    newest = STATION.states.get(member["game"])
+    if newest is None:
+        return None  # no state of the game kept: the full path starts from its setup
     db = request_session(scope, store.sessionmaker)
-    values = {**store.live_values(session_id), **member}
+    kept = newest[0]
+    values = {**store.live_values(session_id), **member, "kept": kept}
     found = (await send_in(db, _MEMBER_VALUES, values, alone=True)).rows
-    if len(found) != 1:
+    members = [row for row in found if row[-1] is None]
+    if len(members) != 1:
         return None  # no live session, no such account, or no seat of theirs: the full path
-    raw, epoch, *row = found[0]
+    raw, epoch, *row, _entry, _seq = members[0]
     data = backend.deserialize_data(raw)
     if data.get(USER_ID_KEY) != user_id or not holds_for(data, epoch):
         return None
     if not backend.stays_as_read(data, raw, scope):
         return None  # a session to renew or move: the full path writes it
-    return await _reading(db, row, user_id)
+    entries = sorted((seq, entry) for *_member, entry, seq in found if seq is not None)
+    tail = LogTail(kept, [entry for _seq, entry in entries])
+    return await _reading(db, row, user_id, tail)
 
 
 def _kept_at(game: GameValues) -> State | None:
@@ -109,15 +137,16 @@ def _kept_at(game: GameValues) -> State | None:
     return newest[1] if newest is not None and newest[0] == game.version else None
 
 
-async def _reading(db: AsyncSession, row: list[Any], user_id: int) -> Reading | None:
+async def _reading(db: AsyncSession, row: list[Any], user_id: int, tail: LogTail) -> Reading | None:
     """The game and seat of the member's read, when the game has started, the seat is the
     person's own to play (no bot standing in for them) and this process keeps a state of the
-    game to bring to the version read (`kept_state`); else None."""
+    game to bring to the version read (`kept_state`, with the log's entries read beside);
+    else None."""
     *columns, started, seat, bot_level = row
     if not started or seat is None or bot_level is not None:
         return None
     game = GameValues(*columns)
-    state = await kept_state(db, game.id, game.public_id, game.version)
+    state = await kept_state(db, game.id, game.public_id, game.version, tail)
     if state is None:
         return None  # none kept: the full path starts from the game's setup
     return Reading(game, seat, user_id, state)

@@ -4,6 +4,8 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -60,15 +62,29 @@ async def load_state(db: AsyncSession, game: StationGame) -> State:
     return await replay_log(db, ENGINE, _STATES, _LOG, stored, setup_from_json(setup))
 
 
-async def kept_state(db: AsyncSession, game_id: int, public_id: str, version: int) -> State | None:
+@dataclass(frozen=True)
+class LogTail:
+    """A game's log entries after version `after`, in order, read beforehand (with the
+    session's read: game/plain_member.py)."""
+
+    after: int
+    entries: list[Any]
+
+
+async def kept_state(
+    db: AsyncSession, game_id: int, public_id: str, version: int, tail: LogTail | None = None
+) -> State | None:
     """The engine state of a started game at `version` from what this process keeps: the state
     at that version, or the newest before it with the log's entries since replayed (another
-    process's writes); None when it keeps none of the game (`load_state` starts from the
-    setup)."""
+    process's writes; `tail`'s when they start there and reach `version`, else read now); None
+    when it keeps none of the game (`load_state` starts from the setup)."""
     start = _STATES.at_or_before(public_id, version)
     if start is None or start[0] == version:
         return None if start is None else start[1]
-    entries = await _LOG.after(db, game_id, start[0], version)
+    if tail is not None and tail.after == start[0] and start[0] + len(tail.entries) == version:
+        entries = tail.entries
+    else:
+        entries = await _LOG.after(db, game_id, start[0], version)
     return replay_entries(ENGINE, _STATES, Stored(game_id, public_id, version), start, entries)
 
 
