@@ -60,7 +60,7 @@ def _token(player: Visitor, table: Table) -> str:
     return csrf_token_in(player.get(f"/games/{table.game_id}/floor").text)
 
 
-def test_a_floor_post_takes_four_statements(server: TestClient[Litestar], table: Table) -> None:
+def test_a_floor_post_takes_three_statements(server: TestClient[Litestar], table: Table) -> None:
     tokens = [_token(player, table) for player in table.players]
     for round_number in range(2):
         for seat, player in enumerate(table.players):
