@@ -126,20 +126,20 @@ class GameWrite(Generic[StateT, ActionT]):
         """Once committed, tell the background job `job` that work is due now."""
         self._due.append(job)
 
-    async def commit(self, after: int | None = None) -> int:
+    async def commit(self) -> int:
         """Journal, commit (a lost race: `Conflict`), then cache and wake; the journal's seq
-        (0 when nothing was journaled). `after` is the stream's last seq when the caller read
-        it under the writer lock in this transaction: the journal is numbered from it.
+        (0 when nothing was journaled), its rows numbered after the stream's last by their own
+        insert.
 
         The journal's insert and the pending writes' flush happen inside the commit's guard, so
         that a lost race for the game row or a sequence number surfaces here, where the caller
         may retry, not halfway through.
         """
         try:
-            seq = await self._write_at_once(after)
+            seq = await self._write_at_once()
             if seq is None:
                 await self._write_rows()
-                seq = await self._journal_now(after)
+                seq = await self._journal_now()
             await _commit(self.db)
         except (StaleDataError, IntegrityError) as error:
             await self.db.rollback()
@@ -183,12 +183,12 @@ class GameWrite(Generic[StateT, ActionT]):
         await self.settle(seq, events)
         return seq, key
 
-    async def _write_at_once(self, after: int | None) -> int | None:
+    async def _write_at_once(self) -> int | None:
         """The game row, the inserts and the journal rows written together, when the session
         has nothing else to flush: on PostgreSQL in one statement, on SQLite as one unit of a
         shared commit; the journal's new last seq, or None: written one by one."""
         db, row = self.db, self.row
-        if row is None or after is not None:
+        if row is None:
             return None
         if has_changes_besides(db, row):
             return None  # the ORM's flush at the commit would write them apart from it
@@ -216,14 +216,11 @@ class GameWrite(Generic[StateT, ActionT]):
         inserts, self._inserts = self._inserts, []
         return inserts
 
-    async def _journal_now(self, after: int | None) -> int:
+    async def _journal_now(self) -> int:
         """Insert this write's journal rows; the stream's new last seq (0: nothing journaled)."""
         if not self._events:
             return 0
-        if after is None:
-            return await journal.append(self.db, self.stream, self._events)
-        await journal.insert_rows(self.db, journal.rows_after(self.stream, after, self._events))
-        return after + len(self._events)
+        return await journal.append(self.db, self.stream, self._events)
 
     @property
     def stream(self) -> str:

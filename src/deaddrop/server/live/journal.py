@@ -118,11 +118,6 @@ JournalRow = dict[str, Any]
 """A journal row's column values, to insert."""
 
 
-def row_insert() -> Any:
-    """`INSERT` of one journal row of `rows_after` (its columns in their order), built once."""
-    return inserting(JOURNAL, NUMBERED_COLUMNS)
-
-
 async def insert_rows(db: AsyncSession, rows: Sequence[JournalRow]) -> None:
     """Insert journal rows in one statement (many at once: cheaper than one object each; one,
     a post's, straight through the driver: db/driver.py)."""
