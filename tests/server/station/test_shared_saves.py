@@ -114,7 +114,11 @@ def test_a_save_that_lost_the_game_row_stores_nothing(
 
 
 def test_a_row_journaled_meanwhile_comes_before_the_post_stored_once(
-    table: Table, run_db: RunDB, units: list[str], empty_database: Database
+    table: Table,
+    run_db: RunDB,
+    units: list[str],
+    empty_database: Database,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """Another writer journals a row of the game as the post is being stored (its transaction
     open when the post's write starts, committed a moment later): the post's journal row is
@@ -122,6 +126,19 @@ def test_a_row_journaled_meanwhile_comes_before_the_post_stored_once(
     again), its message is stored once and the poster's cursor is a fresh count."""
     before = _stored(run_db, table)
     stream = stream_of(table.game_id)
+    storing = GameWrite.commit_inserting
+    attempts: list[str] = []
+
+    async def attempt(write: GameWrite[Any, Any], *args: Any) -> Any:
+        try:
+            found = await storing(write, *args)
+        except Conflict:
+            attempts.append("lost")
+            raise
+        attempts.append("stored")
+        return found
+
+    monkeypatch.setattr(GameWrite, "commit_inserting", attempt)
 
     async def scenario(db: AsyncSession) -> tuple[int, int, int, int]:
         async with AsyncSession(db.bind) as other:
@@ -136,7 +153,9 @@ def test_a_row_journaled_meanwhile_comes_before_the_post_stored_once(
 
     last, seq, cursor, fresh = run_db(scenario)
     if empty_database.backend == "sqlite":  # numbered inside the shared commit: no race lost
-        assert units == ["RowThenJournal"]
+        assert units == ["RowThenJournal"] and attempts == ["stored"]
+    else:  # the seq the other's open transaction holds: a lost race, then the next one
+        assert attempts == ["lost", "stored"]
     assert seq == last + 2 and cursor == fresh
     assert _messages(run_db, table) == 1
     assert _stored(run_db, table)[2] == before[2] + 2  # the other writer's row and the post's
