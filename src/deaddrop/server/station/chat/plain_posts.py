@@ -65,5 +65,6 @@ async def plain_post(
             return None  # the rate limit, the engine's refusal or a lost race: the full path
     if sent is None:
         return None
+    # The poster's own cursor: a count of the journal rows they may see (S26–S31), no other.
     body = {"ok": True, "message": message, "seq": sent.cursor}
     return Response(body, status_code=200, media_type=MediaType.JSON)

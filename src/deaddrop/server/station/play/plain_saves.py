@@ -79,6 +79,7 @@ async def plain_save(
         acted = await _act(request, reading, state, action, expected, clock.now())
     if acted is None:
         return None
+    # The table epoch counts Pouches and removals, which every player sees (`table_epoch`).
     body = {"ok": True, "message": message, "version": table_epoch(acted)}
     return Response(body, status_code=200, media_type=MediaType.JSON)
 
